@@ -20,7 +20,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      './packages/web/vitest.config.ts',
+      'packages/*/vitest.config.ts',
     ],
   },
 });

@@ -1,0 +1,117 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/config.js';
+import { migrateToLatest, openDatabase, type Db } from './db/database.js';
+import {
+  AuthService,
+  createAuthStore,
+  createSessionGuard,
+  protectedAuthRoutes,
+  publicAuthRoutes,
+  SESSION_COOKIE,
+} from './modules/auth/index.js';
+import {
+  createPreferencesStore,
+  createSettingsStore,
+  PreferencesService,
+  preferencesRoutes,
+  SettingsService,
+  settingsRoutes,
+} from './modules/settings/index.js';
+import { readVersion, systemRoutes } from './modules/system/index.js';
+import { registerErrorHandling } from './platform/error-handler.js';
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/json-body.js';
+import { registerLiveChannel } from './platform/live-channel.js';
+import { LiveHub } from './platform/live-hub.js';
+import { registerWebApp } from './platform/web-app.js';
+
+/** The services of a running app, for main, tests and later modules. */
+export interface AppServices {
+  db: Db;
+  hub: LiveHub;
+  auth: AuthService;
+  settings: SettingsService;
+  preferences: PreferencesService;
+  version: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+/**
+ * Builds the whole server: platform plugins first (errors, body parsing, cookies), then the
+ * database, then the API modules and the live channel, then the web app. Used by main and tests.
+ */
+export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  registerJsonBodyParser(app);
+  await app.register(cookie);
+  app.decorateRequest('auth', null);
+
+  const db = openDatabase(config.dataDir);
+  app.addHook('onClose', () => db.destroy());
+  await migrateToLatest(db);
+
+  const services = await createServices(app, db);
+  app.decorate('services', services);
+  await services.auth.ensureBootstrapAdmin(config.adminUsername, config.adminPassword);
+
+  const guard = createSessionGuard(services.auth);
+  const authOptions = { auth: services.auth, secureCookies: config.secureCookies };
+  await app.register(
+    async (api) => {
+      systemRoutes(api, { db, version: services.version });
+      publicAuthRoutes(api, authOptions);
+      await api.register(async (signedIn) => {
+        signedIn.addHook('onRequest', guard);
+        protectedAuthRoutes(signedIn, {
+          ...authOptions,
+          onLogout: (tokenHash) => services.hub.closeSession(tokenHash),
+        });
+        settingsRoutes(signedIn, services);
+        preferencesRoutes(signedIn, services);
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  await registerLiveChannel(app, {
+    hub: services.hub,
+    authorize: async (request) => {
+      const session = await services.auth.authenticate(request.cookies[SESSION_COOKIE]);
+      if (session === null) return { refused: 'Not authenticated' };
+      if (session.user.is_first_login) return { refused: 'Password change required' };
+      return { sessionKey: session.tokenHash };
+    },
+    initialState: () => Promise.resolve({ hosts: [], containers: [], blackout: { is_active: false } }),
+  });
+
+  await registerWebApp(app, config.webDir);
+  return app;
+}
+
+async function createServices(app: FastifyInstance, db: Db): Promise<AppServices> {
+  const settings = new SettingsService(createSettingsStore(db), app.log);
+  await settings.load();
+  return {
+    db,
+    hub: new LiveHub(app.log),
+    auth: new AuthService(createAuthStore(db), app.log),
+    settings,
+    preferences: new PreferencesService(createPreferencesStore(db)),
+    version: readVersion(),
+  };
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(config.adminUsername).toBe('admin');
+    expect(config.adminPassword).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it('names the variable and the value when a value is bad', () => {
+    expect(() => loadConfig({ BERTH_PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ BERTH_PORT: '70000' })).toThrow(/BERTH_PORT: .*"70000"/);
+    expect(() => loadConfig({ BERTH_LOG_LEVEL: 'loud' })).toThrow(/BERTH_LOG_LEVEL/);
+    expect(() => loadConfig({ BERTH_SECURE_COOKIES: 'maybe' })).toThrow(/BERTH_SECURE_COOKIES/);
+    expect(() => loadConfig({ BERTH_ADMIN_PASSWORD: 'short' })).toThrow(/BERTH_ADMIN_PASSWORD/);
+    expect(() => loadConfig({ BERTH_ADMIN_PASSWORD: 'short' })).not.toThrow(/short/);
+  });
+
+  it('reads booleans and treats empty variables as unset', () => {
+    expect(loadConfig({ BERTH_SECURE_COOKIES: 'true' }).secureCookies).toBe(true);
+    expect(loadConfig({ BERTH_SECURE_COOKIES: '0' }).secureCookies).toBe(false);
+    expect(loadConfig({ BERTH_PORT: '' }).port).toBe(8080);
+  });
+});

@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Environment variables Berth reads; this module is the only reader of process.env. */
+const envSchema = z.object({
+  BERTH_PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a port number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(8080),
+  BERTH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
+  BERTH_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  BERTH_ADMIN_USERNAME: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .default('admin'),
+  BERTH_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  BERTH_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  BERTH_SECURE_COOKIES: booleanFlag.default(false),
+  /** Where the built web app lives; defaults to packages/web/dist beside the server. */
+  BERTH_WEB_DIR: z.string().min(1).optional(),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  logLevel: z.infer<typeof envSchema>['BERTH_LOG_LEVEL'];
+  secureCookies: boolean;
+  webDir: string;
+}
+
+/** A configuration value Berth cannot start with; the message names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const SECRET_VARIABLES = new Set(['BERTH_ADMIN_PASSWORD']);
+const DEFAULT_WEB_DIR = new URL('../../../web/dist', import.meta.url).pathname;
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const picked = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      // Secrets are never echoed back, not even in an error.
+      const got = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(picked[name])})`;
+      return `${name}: ${issue.message}${got}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.BERTH_PORT,
+    host: e.BERTH_HOST,
+    dataDir: resolve(e.BERTH_DATA_DIR),
+    adminUsername: e.BERTH_ADMIN_USERNAME,
+    adminPassword: e.BERTH_ADMIN_PASSWORD,
+    logLevel: e.BERTH_LOG_LEVEL,
+    secureCookies: e.BERTH_SECURE_COOKIES,
+    webDir: resolve(e.BERTH_WEB_DIR ?? DEFAULT_WEB_DIR),
+  };
+}

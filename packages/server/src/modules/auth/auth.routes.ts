@@ -1,0 +1,94 @@
+import {
+  changePasswordRequestSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  okSchema,
+  updateProfileRequestSchema,
+} from '@berth/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SESSION_COOKIE, sessionOf } from './auth.guard.js';
+import type { AuthService } from './auth.service.js';
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  secureCookies: boolean;
+  /** Lets the live channel close the signed-out session's sockets. */
+  onLogout?: (tokenHash: string) => void;
+}
+
+const COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
+
+function cookieOptions(request: FastifyRequest, secureCookies: boolean) {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: secureCookies || request.protocol === 'https',
+  };
+}
+
+/** POST /v2/auth/login: the only auth route reachable without a session. */
+export function publicAuthRoutes(app: FastifyInstance, opts: AuthRoutesOptions): void {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v2/auth/login',
+    { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
+    async (request, reply) => {
+      const { user, token } = await opts.auth.login(
+        request.body.username,
+        request.body.password,
+        request.ip,
+      );
+      void reply.setCookie(SESSION_COOKIE, token, {
+        ...cookieOptions(request, opts.secureCookies),
+        maxAge: COOKIE_MAX_AGE_S,
+      });
+      return { user };
+    },
+  );
+}
+
+/** Session routes; registered behind the session guard. */
+export function protectedAuthRoutes(app: FastifyInstance, opts: AuthRoutesOptions): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const allowFirstLogin = { allowFirstLogin: true };
+
+  api.post(
+    '/v2/auth/logout',
+    { config: allowFirstLogin, schema: { response: { 200: okSchema } } },
+    async (request, reply: FastifyReply) => {
+      const { tokenHash } = sessionOf(request);
+      await opts.auth.logout(tokenHash);
+      opts.onLogout?.(tokenHash);
+      void reply.clearCookie(SESSION_COOKIE, cookieOptions(request, opts.secureCookies));
+      return { ok: true as const };
+    },
+  );
+
+  api.get(
+    '/v2/auth/me',
+    { config: allowFirstLogin, schema: { response: { 200: loginResponseSchema } } },
+    (request) => ({ user: sessionOf(request).user }),
+  );
+
+  api.post(
+    '/v2/auth/change-password',
+    { config: allowFirstLogin, schema: { body: changePasswordRequestSchema, response: { 200: okSchema } } },
+    async (request) => {
+      const { current_password, new_password } = request.body;
+      await opts.auth.changePassword(sessionOf(request), current_password, new_password);
+      return { ok: true as const };
+    },
+  );
+
+  api.post(
+    '/v2/auth/update-profile',
+    { schema: { body: updateProfileRequestSchema, response: { 200: loginResponseSchema } } },
+    async (request) => {
+      const { username, display_name } = request.body;
+      const displayName = display_name === undefined || display_name === '' ? null : display_name;
+      const user = await opts.auth.updateProfile(sessionOf(request).user.id, username, displayName);
+      return { user };
+    },
+  );
+}

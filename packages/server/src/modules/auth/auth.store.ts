@@ -1,0 +1,96 @@
+import type { Db } from '../../db/database.js';
+
+export interface UserRow {
+  id: number;
+  username: string;
+  display_name: string | null;
+  password_hash: string;
+  is_first_login: number;
+}
+
+const userColumns = ['id', 'username', 'display_name', 'password_hash', 'is_first_login'] as const;
+
+/** Queries on users and sessions. */
+export function createAuthStore(db: Db) {
+  return {
+    countUsers: async () =>
+      Number((await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+
+    findUserByName: (username: string): Promise<UserRow | undefined> =>
+      db.selectFrom('users').select(userColumns).where('username', '=', username).executeTakeFirst(),
+
+    findUserById: (id: number): Promise<UserRow | undefined> =>
+      db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst(),
+
+    insertUser: async (user: { username: string; password_hash: string; now: string }) => {
+      const row = await db
+        .insertInto('users')
+        .values({
+          username: user.username,
+          display_name: null,
+          password_hash: user.password_hash,
+          is_first_login: 1,
+          created_at: user.now,
+          updated_at: user.now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    updatePassword: (id: number, passwordHash: string, now: string) =>
+      db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, is_first_login: 0, updated_at: now })
+        .where('id', '=', id)
+        .execute(),
+
+    updateProfile: (id: number, username: string, displayName: string | null, now: string) =>
+      db
+        .updateTable('users')
+        .set({ username, display_name: displayName, updated_at: now })
+        .where('id', '=', id)
+        .execute(),
+
+    insertSession: (s: { token_hash: string; user_id: number; now: string; expires_at: string }) =>
+      db
+        .insertInto('sessions')
+        .values({
+          token_hash: s.token_hash,
+          user_id: s.user_id,
+          created_at: s.now,
+          last_seen_at: s.now,
+          expires_at: s.expires_at,
+        })
+        .execute(),
+
+    findSession: (tokenHash: string) =>
+      db
+        .selectFrom('sessions')
+        .select(['token_hash', 'user_id', 'last_seen_at', 'expires_at'])
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst(),
+
+    touchSession: (tokenHash: string, now: string, expiresAt: string) =>
+      db
+        .updateTable('sessions')
+        .set({ last_seen_at: now, expires_at: expiresAt })
+        .where('token_hash', '=', tokenHash)
+        .execute(),
+
+    deleteSession: (tokenHash: string) =>
+      db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute(),
+
+    deleteOtherSessions: (userId: number, keepTokenHash: string) =>
+      db
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('token_hash', '!=', keepTokenHash)
+        .execute(),
+
+    deleteExpiredSessions: (now: string) =>
+      db.deleteFrom('sessions').where('expires_at', '<', now).execute(),
+  };
+}
+
+export type AuthStore = ReturnType<typeof createAuthStore>;

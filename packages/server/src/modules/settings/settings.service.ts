@@ -1,0 +1,62 @@
+import {
+  DEFAULT_SETTINGS,
+  writableSettingsShape,
+  type GlobalSettings,
+  type UpdateSettingsRequest,
+  type WritableSettings,
+} from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SettingsStore } from './settings.store.js';
+
+type Listener = (settings: WritableSettings, changed: (keyof WritableSettings)[]) => void;
+
+/**
+ * Global settings with the spec's defaults. Values are cached in memory because the
+ * monitor reads them on every tick; writes go to the database first.
+ */
+export class SettingsService {
+  private current: WritableSettings = { ...DEFAULT_SETTINGS };
+  private readonly listeners = new Set<Listener>();
+
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Loads stored values; a value that no longer validates falls back to its default. */
+  async load(): Promise<void> {
+    const stored = await this.store.readAll();
+    const next: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+    for (const [key, schema] of Object.entries(writableSettingsShape)) {
+      if (!(key in stored)) continue;
+      const parsed = schema.safeParse(stored[key]);
+      if (parsed.success) next[key] = parsed.data;
+      else this.log.warn({ key }, 'stored setting is invalid; using its default');
+    }
+    this.current = next as WritableSettings;
+  }
+
+  get(): WritableSettings {
+    return this.current;
+  }
+
+  /** The API shape: writable settings plus the read-only release fields. */
+  toResponse(): GlobalSettings {
+    return { ...this.current, update_available: false, latest_available_version: null };
+  }
+
+  async update(patch: UpdateSettingsRequest): Promise<WritableSettings> {
+    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    await this.store.writeMany(changes);
+    this.current = { ...this.current, ...changes };
+    const changed = Object.keys(changes) as (keyof WritableSettings)[];
+    for (const listener of this.listeners) listener(this.current, changed);
+    return this.current;
+  }
+
+  /** Called after every successful update with the keys that were written. */
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

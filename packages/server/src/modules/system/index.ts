@@ -1,0 +1,2 @@
+export { systemRoutes } from './system.routes.js';
+export { readVersion } from './version.js';

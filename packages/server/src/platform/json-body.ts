@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The UI sends `Content-Type: application/json` even on calls without a body (logout,
+ * container actions), so an empty JSON body means "no body" instead of an error.
+ * Bodies with __proto__ or constructor.prototype are refused (Fastify's safe parser).
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const defaultParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      defaultParser(request, text, done);
+    },
+  );
+}

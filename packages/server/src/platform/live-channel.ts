@@ -1,0 +1,54 @@
+import { clientLiveMessageSchema, type LiveMessageOf } from '@berth/contracts';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RawData } from 'ws';
+import { POLICY_VIOLATION, type LiveHub } from './live-hub.js';
+
+const HEARTBEAT_MS = 30_000;
+const MAX_MESSAGE_BYTES = 4096;
+
+export interface LiveChannelOptions {
+  hub: LiveHub;
+  /** Resolves the signed-in session key of the upgrade request, or a reason to refuse. */
+  authorize: (request: FastifyRequest) => Promise<{ sessionKey: string } | { refused: string }>;
+  /** The snapshot sent to a browser right after it connects. */
+  initialState: () => Promise<LiveMessageOf<'initial_state'>['data']>;
+}
+
+/** The WebSocket at /ws/ (and /ws): session required, ping → pong, initial_state on connect. */
+export async function registerLiveChannel(app: FastifyInstance, opts: LiveChannelOptions) {
+  await app.register(websocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+  const { hub } = opts;
+  const heartbeat = setInterval(() => hub.sweep(), HEARTBEAT_MS);
+  heartbeat.unref();
+  app.addHook('onClose', () => {
+    clearInterval(heartbeat);
+    hub.closeAll();
+  });
+
+  const handler = async (socket: import('ws').WebSocket, request: FastifyRequest) => {
+    const verdict = await opts.authorize(request);
+    if ('refused' in verdict) {
+      socket.close(POLICY_VIOLATION, verdict.refused);
+      return;
+    }
+    hub.add(socket, verdict.sessionKey);
+    socket.on('message', (raw: RawData) => {
+      if (isPing(raw)) hub.sendTo(socket, { type: 'pong' });
+    });
+    hub.sendTo(socket, { type: 'initial_state', data: await opts.initialState() });
+  };
+  app.get('/ws', { websocket: true }, handler);
+  app.get('/ws/', { websocket: true }, handler);
+}
+
+function isPing(raw: RawData): boolean {
+  try {
+    const text = Array.isArray(raw)
+      ? Buffer.concat(raw).toString()
+      : Buffer.from(raw instanceof ArrayBuffer ? new Uint8Array(raw) : raw).toString();
+    return clientLiveMessageSchema.safeParse(JSON.parse(text)).success;
+  } catch {
+    return false; // malformed messages are ignored
+  }
+}

@@ -1,0 +1,96 @@
+import type { LiveMessage } from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+
+/** A browser connection: its socket and the session it was opened with. */
+interface LiveClient {
+  socket: WebSocket;
+  sessionKey: string;
+  alive: boolean;
+}
+
+/** A slow browser that falls this far behind is dropped rather than buffered without end. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+export const POLICY_VIOLATION = 1008;
+
+/**
+ * Fans live messages out to every connected browser. Domain modules publish typed
+ * messages; the hub only serialises them once and sends.
+ */
+export class LiveHub {
+  private readonly clients = new Set<LiveClient>();
+  private readonly connectionListeners = new Set<(count: number) => void>();
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  get connectionCount(): number {
+    return this.clients.size;
+  }
+
+  publish(message: LiveMessage): void {
+    if (this.clients.size === 0) return;
+    const payload = JSON.stringify(message);
+    for (const client of this.clients) this.sendRaw(client, payload);
+  }
+
+  /** Sends to one socket only (initial_state, pong). */
+  sendTo(socket: WebSocket, message: LiveMessage): void {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  add(socket: WebSocket, sessionKey: string): LiveClient {
+    const client: LiveClient = { socket, sessionKey, alive: true };
+    this.clients.add(client);
+    socket.on('pong', () => (client.alive = true));
+    socket.on('close', () => {
+      this.clients.delete(client);
+      this.notifyConnections();
+    });
+    this.notifyConnections();
+    return client;
+  }
+
+  /** Closes every socket opened with this session (after logout). */
+  closeSession(sessionKey: string): void {
+    for (const client of this.clients) {
+      if (client.sessionKey === sessionKey) client.socket.close(POLICY_VIOLATION, 'Signed out');
+    }
+  }
+
+  /** Protocol-level heartbeat: a socket that missed the previous ping is terminated. */
+  sweep(): void {
+    for (const client of this.clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }
+
+  /** Lets monitors slow down when no browser is watching. */
+  onConnectionCountChange(listener: (count: number) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  closeAll(): void {
+    for (const client of this.clients) client.socket.close(1001, 'Server shutting down');
+  }
+
+  private sendRaw(client: LiveClient, payload: string): void {
+    const { socket } = client;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.log.warn('dropping a live client that cannot keep up');
+      socket.terminate();
+      return;
+    }
+    socket.send(payload);
+  }
+
+  private notifyConnections(): void {
+    for (const listener of this.connectionListeners) listener(this.clients.size);
+  }
+}

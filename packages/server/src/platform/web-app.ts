@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built web app; client routes (/hosts, /containers?…) fall back to index.html.
+ * API and live-channel paths never fall back: they keep their JSON 404.
+ */
+export async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
+  const built = existsSync(join(webDir, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: 'index.html' });
+  } else {
+    app.log.warn({ webDir }, 'web app not built; serving the API only');
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (built && isClientRoute(request.method, request.url)) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    const path = request.url.split('?')[0] ?? '';
+    return reply.code(404).send({ detail: `Route ${request.method} ${path} not found` });
+  });
+}
+
+/** True for requests the SPA should answer with index.html. */
+function isClientRoute(method: string, url: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const path = url.split('?')[0] ?? '';
+  return !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/ws');
+}
