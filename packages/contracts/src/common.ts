@@ -11,6 +11,9 @@ export const isoDateSchema = z.string();
 export const okSchema = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof okSchema>;
 
+/** For calls without a payload: nothing, or `{}`; anything else is refused. */
+export const emptyBodySchema = z.strictObject({}).nullish();
+
 /** A container is identified in the UI by `host_id:container_id`. */
 export const containerKeySchema = z.string().regex(/^[^:]+:[^:]+$/, 'must be host_id:container_id');
 export type ContainerKey = z.infer<typeof containerKeySchema>;

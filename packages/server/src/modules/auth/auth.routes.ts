@@ -1,5 +1,6 @@
 import {
   changePasswordRequestSchema,
+  emptyBodySchema,
   loginRequestSchema,
   loginResponseSchema,
   okSchema,
@@ -55,7 +56,7 @@ export function protectedAuthRoutes(app: FastifyInstance, opts: AuthRoutesOption
 
   api.post(
     '/v2/auth/logout',
-    { config: allowFirstLogin, schema: { response: { 200: okSchema } } },
+    { config: allowFirstLogin, schema: { body: emptyBodySchema, response: { 200: okSchema } } },
     async (request, reply: FastifyReply) => {
       const { tokenHash } = sessionOf(request);
       await opts.auth.logout(tokenHash);

@@ -1,0 +1,82 @@
+import { DEFAULT_SETTINGS } from '@berth/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+let cookie: string;
+beforeEach(async () => {
+  t = await buildTestApp();
+  cookie = await signedInCookie(t.app);
+});
+afterEach(() => t.close());
+
+const put = (payload: unknown) =>
+  t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie }, payload: payload as object });
+const get = () => t.app.inject({ url: '/api/settings', headers: { cookie } });
+
+describe('global settings', () => {
+  it('starts with the defaults of spec 3 §9', async () => {
+    const res = await get();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ...DEFAULT_SETTINGS, update_available: false, latest_available_version: null });
+    expect(res.json()).toMatchObject({
+      polling_interval: 2,
+      connection_timeout: 10,
+      max_retries: 3,
+      retry_delay: 30,
+      event_retention_days: 60,
+      alert_retention_days: 90,
+      unused_tag_retention_days: 30,
+      update_check_time: '02:00',
+      skip_compose_containers: true,
+      health_check_timeout_seconds: 120,
+      default_auto_restart: false,
+    });
+  });
+
+  it('updates only the fields sent and keeps them across a restart', async () => {
+    const res = await put({ polling_interval: 5, timezone_offset: 60 });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ polling_interval: 5, timezone_offset: 60, max_retries: 3 });
+    await t.restart();
+    expect((await get()).json()).toMatchObject({ polling_interval: 5, timezone_offset: 60 });
+  });
+
+  it.each([
+    [{ polling_interval: 0 }, 'polling_interval'],
+    [{ polling_interval: 601 }, 'polling_interval'],
+    [{ connection_timeout: 4 }, 'connection_timeout'],
+    [{ max_retries: 11 }, 'max_retries'],
+    [{ retry_delay: 301 }, 'retry_delay'],
+    [{ event_retention_days: 366 }, 'event_retention_days'],
+    [{ unused_tag_retention_days: -1 }, 'unused_tag_retention_days'],
+    [{ alert_retention_days: 731 }, 'alert_retention_days'],
+    [{ update_check_time: '24:00' }, 'update_check_time'],
+    [{ polling_interval: '5' }, 'polling_interval'],
+  ])('refuses %j with a 400 naming %s', async (body, field) => {
+    const res = await put(body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(new RegExp(`^${field}: `));
+    expect((await get()).json()).toMatchObject({ polling_interval: 2 });
+  });
+
+  it('uses the spec messages for the health check timeout and the check time', async () => {
+    expect((await put({ health_check_timeout_seconds: 9 })).json()).toEqual({
+      detail: 'health_check_timeout_seconds: Timeout must be between 10 and 600 seconds',
+    });
+    expect((await put({ update_check_time: '7pm' })).json()).toEqual({
+      detail: 'update_check_time: Invalid time format. Use HH:MM (24-hour format)',
+    });
+  });
+
+  it('refuses unknown and read-only fields', async () => {
+    expect((await put({ colour: 'blue' })).statusCode).toBe(400);
+    expect((await put({ update_available: true })).statusCode).toBe(400);
+  });
+
+  it('keeps blackout windows with their days', async () => {
+    const window = { name: 'Nightly', enabled: true, start_time: '22:00', end_time: '06:00', days: [0, 1, 2, 3, 4] };
+    expect((await put({ blackout_windows: [window] })).json()).toMatchObject({ blackout_windows: [window] });
+    expect((await put({ blackout_windows: [{ ...window, days: [7] }] })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,32 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../test/test-app.js';
+
+let t: TestApp | undefined;
+afterEach(() => t?.close());
+
+describe('web app and health', () => {
+  it('serves the built app and falls back to index.html for client routes only', async () => {
+    const webDir = join('/tmp', `berth-web-${process.pid}`);
+    mkdirSync(join(webDir, 'assets'), { recursive: true });
+    writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Berth</title>');
+    writeFileSync(join(webDir, 'assets', 'app.js'), 'console.log(1)');
+    t = await buildTestApp({ BERTH_WEB_DIR: webDir });
+    const page = await t.app.inject({ url: '/hosts?hostId=abc' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('<title>Berth</title>');
+    expect((await t.app.inject({ url: '/assets/app.js' })).body).toBe('console.log(1)');
+    const api = await t.app.inject({ url: '/api/unknown' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ detail: 'Route GET /api/unknown not found' });
+  });
+
+  it('answers /api/health without sign-in with status, version and database state', async () => {
+    t = await buildTestApp();
+    const res = await t.app.inject({ url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), database: 'ok' });
+  });
+});
