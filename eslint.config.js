@@ -23,11 +23,13 @@ const featureBoundaries = features.map((feature) => ({
         patterns: [
           {
             regex: `^@/features/(?!${feature}(/|$))`,
-            message: 'Features may not import each other; move shared code to components/, hooks/ or lib/.',
+            message:
+              'Features may not import each other; move shared code to components/, hooks/ or lib/.',
           },
           {
             regex: `^(\\.\\./)+(features/)?(?!${feature}(/|$))(${features.join('|')})(/|$)`,
-            message: 'Features may not import each other; move shared code to components/, hooks/ or lib/.',
+            message:
+              'Features may not import each other; move shared code to components/, hooks/ or lib/.',
           },
           { regex: '^@/app(/|$)', message: 'Features may not import the app layer.' },
         ],
@@ -60,6 +62,7 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'error',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
     },
   },
   {

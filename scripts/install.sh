@@ -6,6 +6,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/node-env.sh"
 cd "$berth_root"
 stamp=node_modules/.berth-installed
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ "$(cat "$stamp")" != "$(node --version)" ]; then
-  npm ci --no-audit --no-fund
+  npm_config_nodedir="${berth_nodedir:-}" npm ci --no-audit --no-fund
   node --version > "$stamp"
 fi

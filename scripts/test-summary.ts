@@ -15,14 +15,22 @@ function vitestCounts(path: string): Counts {
     numPendingTests: number;
     numTodoTests: number;
   };
-  return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+  return {
+    passed: r.numPassedTests,
+    failed: r.numFailedTests,
+    skipped: r.numPendingTests + r.numTodoTests,
+  };
 }
 
 function playwrightCounts(path: string): Counts {
   const r = JSON.parse(readFileSync(path, 'utf8')) as {
     stats: { expected: number; unexpected: number; flaky: number; skipped: number };
   };
-  return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped };
+  return {
+    passed: r.stats.expected + r.stats.flaky,
+    failed: r.stats.unexpected,
+    skipped: r.stats.skipped,
+  };
 }
 
 const [vitestPath, playwrightPath] = process.argv.slice(2);

@@ -12,7 +12,14 @@ export const containerStateSchema = z.enum([
 ]);
 export type ContainerState = z.infer<typeof containerStateSchema>;
 
-export const containerActionSchema = z.enum(['start', 'stop', 'restart', 'pause', 'unpause', 'remove']);
+export const containerActionSchema = z.enum([
+  'start',
+  'stop',
+  'restart',
+  'pause',
+  'unpause',
+  'remove',
+]);
 export type ContainerAction = z.infer<typeof containerActionSchema>;
 
 /** A container as the dashboard and containers screens use it. */

@@ -62,7 +62,12 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
   ),
   message(
     'auto_restart_success',
-    z.object({ host_id: z.string(), container_id: z.string(), container_name: z.string(), attempt: z.number() }),
+    z.object({
+      host_id: z.string(),
+      container_id: z.string(),
+      container_name: z.string(),
+      attempt: z.number(),
+    }),
   ),
   message(
     'auto_restart_failed',
@@ -74,7 +79,10 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
       error: z.string(),
     }),
   ),
-  message('blackout_status_changed', z.object({ is_blackout: z.boolean(), window_name: z.string().nullable() })),
+  message(
+    'blackout_status_changed',
+    z.object({ is_blackout: z.boolean(), window_name: z.string().nullable() }),
+  ),
   message(
     'batch_job_update',
     z.object({

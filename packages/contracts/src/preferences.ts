@@ -55,7 +55,10 @@ export const dashboardPreferencesSchema = z.strictObject({
   tagGroupOrder: z.array(z.string().max(100)).max(1000).optional(),
   /** Keyed by layout name per tag and mode; compact groups keep a host order instead. */
   groupLayouts: z
-    .record(z.string().max(200), z.union([z.array(gridItemSchema).max(1000), z.array(id).max(1000)]))
+    .record(
+      z.string().max(200),
+      z.union([z.array(gridItemSchema).max(1000), z.array(id).max(1000)]),
+    )
     .optional(),
   compactHostOrder: z.array(id).max(1000).optional(),
 });

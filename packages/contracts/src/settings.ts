@@ -59,7 +59,10 @@ export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
 /** PUT /api/settings: any subset of the writable settings; unknown keys are refused. */
 export const updateSettingsRequestSchema = z.strictObject(writableSettingsShape).partial();
 export type UpdateSettingsRequest = z.infer<typeof updateSettingsRequestSchema>;
-export type WritableSettings = Omit<GlobalSettings, 'update_available' | 'latest_available_version'>;
+export type WritableSettings = Omit<
+  GlobalSettings,
+  'update_available' | 'latest_available_version'
+>;
 
 /** Defaults of spec 3 §9. */
 export const DEFAULT_SETTINGS: WritableSettings = {

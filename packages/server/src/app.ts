@@ -82,7 +82,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     async (api) => {
       systemRoutes(api, { db, version: services.version });
       publicAuthRoutes(api, authOptions);
-      await api.register(async (signedIn) => {
+      await api.register((signedIn, _opts, done) => {
         signedIn.addHook('onRequest', guard);
         protectedAuthRoutes(signedIn, {
           ...authOptions,
@@ -90,6 +90,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         });
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
+        done();
       });
     },
     { prefix: '/api' },
@@ -103,7 +104,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       if (session.user.is_first_login) return { refused: 'Password change required' };
       return { sessionKey: session.tokenHash };
     },
-    initialState: () => Promise.resolve({ hosts: [], containers: [], blackout: { is_active: false } }),
+    initialState: () =>
+      Promise.resolve({ hosts: [], containers: [], blackout: { is_active: false } }),
   });
 
   await registerWebApp(app, config.webDir);

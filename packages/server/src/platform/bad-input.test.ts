@@ -15,12 +15,17 @@ afterAll(() => t.close());
 
 const PUBLIC_ROUTES = new Set(['POST /api/v2/auth/login', 'GET /api/health', 'HEAD /api/health']);
 const apiRoutes = () =>
-  t.app.routeTable.filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD' && r.method !== 'OPTIONS');
+  t.app.routeTable.filter(
+    (r) => r.url.startsWith('/api/') && r.method !== 'HEAD' && r.method !== 'OPTIONS',
+  );
 const withBody = () => apiRoutes().filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method));
 
 const hostileBodies: [string, string][] = [
   ['malformed JSON', '{"username": "admin", '],
-  ['wrong types', JSON.stringify({ username: 42, password: true, polling_interval: 'x', view_mode: 7 })],
+  [
+    'wrong types',
+    JSON.stringify({ username: 42, password: true, polling_interval: 'x', view_mode: 7 }),
+  ],
   ['an array instead of an object', '[1, 2, 3]'],
   ['unknown fields', JSON.stringify({ __unknown_field__: 1 })],
   ['a prototype-pollution key', '{"__proto__": {"admin": true}}'],

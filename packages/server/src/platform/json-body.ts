@@ -21,7 +21,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         done(null, undefined);
         return;
       }
-      defaultParser(request, text, done);
+      void defaultParser(request, text, done);
     },
   );
 }

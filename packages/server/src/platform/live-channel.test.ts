@@ -24,7 +24,10 @@ function connect(path: string, cookie?: string) {
   const next = (type: LiveMessage['type']) =>
     new Promise<LiveMessage>((resolve, reject) => {
       const found = messages.find((m) => m.type === type);
-      if (found) return resolve(found);
+      if (found) {
+        resolve(found);
+        return;
+      }
       const timer = setTimeout(() => reject(new Error(`no ${type} within 2 s`)), 2000);
       socket.on('message', (raw: Buffer) => {
         const message = liveMessageSchema.parse(JSON.parse(raw.toString()));
@@ -34,7 +37,9 @@ function connect(path: string, cookie?: string) {
         }
       });
     });
-  socket.on('message', (raw: Buffer) => messages.push(liveMessageSchema.parse(JSON.parse(raw.toString()))));
+  socket.on('message', (raw: Buffer) =>
+    messages.push(liveMessageSchema.parse(JSON.parse(raw.toString()))),
+  );
   return { socket, closed, next };
 }
 
@@ -46,7 +51,10 @@ describe('live channel', () => {
 
   it('closes with a policy violation until the first-login password change', async () => {
     const cookie = await login(t.app);
-    expect(await connect('/ws/', cookie).closed).toEqual({ code: 1008, reason: 'Password change required' });
+    expect(await connect('/ws/', cookie).closed).toEqual({
+      code: 1008,
+      reason: 'Password change required',
+    });
   });
 
   it('sends initial_state on connect and answers ping with pong, on /ws/ and /ws', async () => {
@@ -54,7 +62,10 @@ describe('live channel', () => {
     for (const path of ['/ws/', '/ws']) {
       const client = connect(path, cookie);
       const initial = await client.next('initial_state');
-      expect(initial).toMatchObject({ type: 'initial_state', data: { blackout: { is_active: false } } });
+      expect(initial).toMatchObject({
+        type: 'initial_state',
+        data: { blackout: { is_active: false } },
+      });
       client.socket.send('not json');
       client.socket.send(JSON.stringify({ type: 'ping' }));
       expect(await client.next('pong')).toEqual({ type: 'pong' });

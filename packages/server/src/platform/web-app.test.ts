@@ -27,6 +27,7 @@ describe('web app and health', () => {
     t = await buildTestApp();
     const res = await t.app.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), database: 'ok' });
+    expect(res.json()).toMatchObject({ status: 'ok', database: 'ok' });
+    expect(res.json<{ version: string }>().version).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

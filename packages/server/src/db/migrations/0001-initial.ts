@@ -5,7 +5,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('username', 'text', (c) => c.notNull().unique().modifyEnd(sql`collate nocase`))
+    .addColumn('username', 'text', (c) =>
+      c
+        .notNull()
+        .unique()
+        .modifyEnd(sql`collate nocase`),
+    )
     .addColumn('display_name', 'text')
     .addColumn('password_hash', 'text', (c) => c.notNull())
     .addColumn('is_first_login', 'integer', (c) => c.notNull().defaultTo(1))
@@ -16,9 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('sessions')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) =>
-      c.notNull().references('users.id').onDelete('cascade'),
-    )
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('last_seen_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())

@@ -17,7 +17,12 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const post = (url: string, payload: unknown, cookie?: string) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers: cookie ? { cookie } : {} });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: cookie ? { cookie } : {},
+  });
 
 describe('sign-in', () => {
   it('opens a server-side session in an HttpOnly, SameSite=Lax cookie', async () => {
@@ -37,7 +42,11 @@ describe('sign-in', () => {
 
   it('marks the cookie Secure when BERTH_SECURE_COOKIES is set', async () => {
     const secure = await buildTestApp({ BERTH_SECURE_COOKIES: 'true' });
-    const res = await secure.app.inject({ method: 'POST', url: '/api/v2/auth/login', payload: TEST_ADMIN });
+    const res = await secure.app.inject({
+      method: 'POST',
+      url: '/api/v2/auth/login',
+      payload: TEST_ADMIN,
+    });
     expect(res.cookies.find((c) => c.name === 'berth_session')?.secure).toBe(true);
     await secure.close();
   });
@@ -52,20 +61,23 @@ describe('sign-in', () => {
   });
 
   it('answers 429 after repeated failures for one username, even with the right password', async () => {
-    for (let i = 0; i < 5; i++) await post('/api/v2/auth/login', { username: 'admin', password: 'bad-bad' });
+    for (let i = 0; i < 5; i++)
+      await post('/api/v2/auth/login', { username: 'admin', password: 'bad-bad' });
     const res = await post('/api/v2/auth/login', TEST_ADMIN);
     expect(res.statusCode).toBe(429);
     expect(res.json()).toEqual({ detail: 'Too many login attempts. Please try again later.' });
   });
 
   it('throttles unknown usernames the same way, revealing nothing', async () => {
-    for (let i = 0; i < 5; i++) await post('/api/v2/auth/login', { username: 'ghost', password: 'bad-bad' });
+    for (let i = 0; i < 5; i++)
+      await post('/api/v2/auth/login', { username: 'ghost', password: 'bad-bad' });
     const res = await post('/api/v2/auth/login', { username: 'ghost', password: 'bad-bad' });
     expect(res.statusCode).toBe(429);
   });
 
   it('answers 429 after repeated failures from one address across usernames', async () => {
-    for (let i = 0; i < 20; i++) await post('/api/v2/auth/login', { username: `u${i}`, password: 'bad-bad' });
+    for (let i = 0; i < 20; i++)
+      await post('/api/v2/auth/login', { username: `u${i}`, password: 'bad-bad' });
     expect((await post('/api/v2/auth/login', TEST_ADMIN)).statusCode).toBe(429);
   });
 
@@ -79,25 +91,39 @@ describe('sign-in', () => {
 describe('sessions', () => {
   it('answers 401 without a cookie, with a forged one and after logout', async () => {
     expect((await t.app.inject({ url: '/api/v2/auth/me' })).statusCode).toBe(401);
-    const forged = await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie: 'berth_session=forged' } });
+    const forged = await t.app.inject({
+      url: '/api/v2/auth/me',
+      headers: { cookie: 'berth_session=forged' },
+    });
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toEqual({ detail: 'Not authenticated' });
     const cookie = await signedInCookie(t.app);
-    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(
+      200,
+    );
     expect((await post('/api/v2/auth/logout', undefined, cookie)).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('refuses an expired session', async () => {
     const cookie = await signedInCookie(t.app);
-    await t.app.services.db.updateTable('sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
-    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(401);
+    await t.app.services.db
+      .updateTable('sessions')
+      .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+      .execute();
+    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('survives a restart', async () => {
     const cookie = await signedInCookie(t.app);
     await t.restart();
-    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -107,7 +133,9 @@ describe('first login', () => {
     const settings = await t.app.inject({ url: '/api/settings', headers: { cookie } });
     expect(settings.statusCode).toBe(403);
     expect(settings.json()).toEqual({ detail: 'Password change required' });
-    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } })).statusCode).toBe(
+      200,
+    );
     const changed = await post(
       '/api/v2/auth/change-password',
       { current_password: TEST_ADMIN.password, new_password: CHANGED_PASSWORD },
@@ -116,16 +144,18 @@ describe('first login', () => {
     expect(changed.statusCode).toBe(200);
     const me = await t.app.inject({ url: '/api/v2/auth/me', headers: { cookie } });
     expect(me.json()).toMatchObject({ user: { is_first_login: false } });
-    expect((await t.app.inject({ url: '/api/settings', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/settings', headers: { cookie } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('generates and prints a password once when none is configured', async () => {
     const lines: string[] = [];
     const origWrite = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array) => {
+    process.stdout.write = (chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
-    }) as typeof process.stdout.write;
+    };
     try {
       const generated = await buildTestApp({ BERTH_ADMIN_PASSWORD: '', BERTH_LOG_LEVEL: 'info' });
       await generated.restart();
@@ -148,7 +178,7 @@ describe('password and profile', () => {
     expect(wrong.json()).toEqual({ detail: 'Current password is incorrect' });
     const short = await change(CHANGED_PASSWORD, 'short');
     expect(short.statusCode).toBe(400);
-    expect(short.json().detail).toMatch(/^new_password: /);
+    expect(short.json<{ detail: string }>().detail).toMatch(/^new_password: /);
     expect((await change(CHANGED_PASSWORD, CHANGED_PASSWORD)).statusCode).toBe(400);
     expect((await login(t.app, CHANGED_PASSWORD)).length).toBeGreaterThan(0);
   });
@@ -158,17 +188,37 @@ describe('password and profile', () => {
     const now = new Date().toISOString();
     await t.app.services.db
       .insertInto('users')
-      .values({ username: 'bob', display_name: null, password_hash: await hashPassword('bob-pass-1'), is_first_login: 0, created_at: now, updated_at: now })
+      .values({
+        username: 'bob',
+        display_name: null,
+        password_hash: await hashPassword('bob-pass-1'),
+        is_first_login: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
-    const taken = await post('/api/v2/auth/update-profile', { username: 'BOB', display_name: null }, cookie);
+    const taken = await post(
+      '/api/v2/auth/update-profile',
+      { username: 'BOB', display_name: null },
+      cookie,
+    );
     expect(taken.statusCode).toBe(400);
     expect(taken.json()).toEqual({ detail: 'Username already taken' });
-    const ok = await post('/api/v2/auth/update-profile', { username: 'root', display_name: 'Ops' }, cookie);
-    expect(ok.json()).toEqual({ user: { id: 1, username: 'root', display_name: 'Ops', is_first_login: false } });
+    const ok = await post(
+      '/api/v2/auth/update-profile',
+      { username: 'root', display_name: 'Ops' },
+      cookie,
+    );
+    expect(ok.json()).toEqual({
+      user: { id: 1, username: 'root', display_name: 'Ops', is_first_login: false },
+    });
   });
 
   it('stores passwords as argon2id hashes', async () => {
-    const row = await t.app.services.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+    const row = await t.app.services.db
+      .selectFrom('users')
+      .select('password_hash')
+      .executeTakeFirstOrThrow();
     expect(row.password_hash.startsWith('$argon2id$')).toBe(true);
     expect(sessionCookieOf).toBeTypeOf('function');
   });

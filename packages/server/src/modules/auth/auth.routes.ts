@@ -31,22 +31,24 @@ function cookieOptions(request: FastifyRequest, secureCookies: boolean) {
 
 /** POST /v2/auth/login: the only auth route reachable without a session. */
 export function publicAuthRoutes(app: FastifyInstance, opts: AuthRoutesOptions): void {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/v2/auth/login',
-    { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
-    async (request, reply) => {
-      const { user, token } = await opts.auth.login(
-        request.body.username,
-        request.body.password,
-        request.ip,
-      );
-      void reply.setCookie(SESSION_COOKIE, token, {
-        ...cookieOptions(request, opts.secureCookies),
-        maxAge: COOKIE_MAX_AGE_S,
-      });
-      return { user };
-    },
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/v2/auth/login',
+      { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
+      async (request, reply) => {
+        const { user, token } = await opts.auth.login(
+          request.body.username,
+          request.body.password,
+          request.ip,
+        );
+        void reply.setCookie(SESSION_COOKIE, token, {
+          ...cookieOptions(request, opts.secureCookies),
+          maxAge: COOKIE_MAX_AGE_S,
+        });
+        return { user };
+      },
+    );
 }
 
 /** Session routes; registered behind the session guard. */
@@ -74,7 +76,10 @@ export function protectedAuthRoutes(app: FastifyInstance, opts: AuthRoutesOption
 
   api.post(
     '/v2/auth/change-password',
-    { config: allowFirstLogin, schema: { body: changePasswordRequestSchema, response: { 200: okSchema } } },
+    {
+      config: allowFirstLogin,
+      schema: { body: changePasswordRequestSchema, response: { 200: okSchema } },
+    },
     async (request) => {
       const { current_password, new_password } = request.body;
       await opts.auth.changePassword(sessionOf(request), current_password, new_password);

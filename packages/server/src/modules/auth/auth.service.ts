@@ -42,7 +42,10 @@ export class AuthService {
    * Creates the first user on an empty database. Without a configured password a random
    * one is generated and printed once; it must be changed at first sign-in either way.
    */
-  async ensureBootstrapAdmin(username: string, configuredPassword: string | undefined): Promise<void> {
+  async ensureBootstrapAdmin(
+    username: string,
+    configuredPassword: string | undefined,
+  ): Promise<void> {
     if ((await this.store.countUsers()) > 0) return;
     const password = configuredPassword ?? randomBytes(12).toString('base64url');
     await this.store.insertUser({
@@ -59,7 +62,11 @@ export class AuthService {
   }
 
   /** Verifies credentials and opens a session; returns the cookie token. */
-  async login(username: string, password: string, address: string): Promise<{ user: User; token: string }> {
+  async login(
+    username: string,
+    password: string,
+    address: string,
+  ): Promise<{ user: User; token: string }> {
     if (this.throttle.isBlocked(address, username)) {
       throw tooManyRequests('Too many login attempts. Please try again later.');
     }

@@ -14,10 +14,21 @@ const userColumns = ['id', 'username', 'display_name', 'password_hash', 'is_firs
 export function createAuthStore(db: Db) {
   return {
     countUsers: async () =>
-      Number((await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+      Number(
+        (
+          await db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
 
     findUserByName: (username: string): Promise<UserRow | undefined> =>
-      db.selectFrom('users').select(userColumns).where('username', '=', username).executeTakeFirst(),
+      db
+        .selectFrom('users')
+        .select(userColumns)
+        .where('username', '=', username)
+        .executeTakeFirst(),
 
     findUserById: (id: number): Promise<UserRow | undefined> =>
       db.selectFrom('users').select(userColumns).where('id', '=', id).executeTakeFirst(),

@@ -11,7 +11,12 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const patch = (payload: unknown) =>
-  t.app.inject({ method: 'PATCH', url: '/api/v2/user/preferences', headers: { cookie }, payload: payload as object });
+  t.app.inject({
+    method: 'PATCH',
+    url: '/api/v2/user/preferences',
+    headers: { cookie },
+    payload: payload as object,
+  });
 const get = () => t.app.inject({ url: '/api/v2/user/preferences', headers: { cookie } });
 
 describe('user preferences', () => {
@@ -27,7 +32,12 @@ describe('user preferences', () => {
     expect(res.json()).toMatchObject({
       sidebar_collapsed: true,
       simplified_workflow: true,
-      dashboard: { optimizedLoading: true, showKpiBar: true, showStatsWidgets: true, compactHostOrder: ['h1'] },
+      dashboard: {
+        optimizedLoading: true,
+        showKpiBar: true,
+        showStatsWidgets: true,
+        compactHostOrder: ['h1'],
+      },
     });
   });
 
@@ -44,26 +54,45 @@ describe('user preferences', () => {
     expect((await patch({ favourite_colour: 'red' })).statusCode).toBe(400);
     const wrong = await patch({ sidebar_collapsed: 'yes' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().detail).toMatch(/^sidebar_collapsed: /);
+    expect(wrong.json<{ detail: string }>().detail).toMatch(/^sidebar_collapsed: /);
     const big = Array.from({ length: 1000 }, (_, i) => `tag-${i}-${'x'.repeat(90)}`);
     const tooLarge = await patch({
       collapsed_groups: big,
       dashboard: { tagGroupOrder: big, compactHostOrder: big.map((b) => `${b}${'y'.repeat(50)}`) },
     });
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json().detail).toMatch(/^preferences: /);
+    expect(tooLarge.json<{ detail: string }>().detail).toMatch(/^preferences: /);
     expect((await get()).json()).toEqual(DEFAULT_PREFERENCES);
   });
 
   it('reads and writes the view mode and the event sort order through their own calls', async () => {
-    expect((await t.app.inject({ url: '/api/user/view-mode', headers: { cookie } })).json()).toEqual({ view_mode: 'standard' });
-    const set = await t.app.inject({ method: 'POST', url: '/api/user/view-mode', headers: { cookie }, payload: { view_mode: 'compact' } });
+    expect(
+      (await t.app.inject({ url: '/api/user/view-mode', headers: { cookie } })).json(),
+    ).toEqual({ view_mode: 'standard' });
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/view-mode',
+      headers: { cookie },
+      payload: { view_mode: 'compact' },
+    });
     expect(set.json()).toEqual({ view_mode: 'compact' });
     expect((await get()).json()).toMatchObject({ view_mode: 'compact' });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/user/view-mode', headers: { cookie }, payload: { view_mode: 'huge' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/view-mode',
+      headers: { cookie },
+      payload: { view_mode: 'huge' },
+    });
     expect(bad.statusCode).toBe(400);
-    const order = await t.app.inject({ method: 'POST', url: '/api/user/event-sort-order', headers: { cookie }, payload: { sort_order: 'asc' } });
+    const order = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/event-sort-order',
+      headers: { cookie },
+      payload: { sort_order: 'asc' },
+    });
     expect(order.json()).toEqual({ sort_order: 'asc' });
-    expect((await t.app.inject({ url: '/api/user/event-sort-order', headers: { cookie } })).json()).toEqual({ sort_order: 'asc' });
+    expect(
+      (await t.app.inject({ url: '/api/user/event-sort-order', headers: { cookie } })).json(),
+    ).toEqual({ sort_order: 'asc' });
   });
 });

@@ -10,7 +10,10 @@ import { sessionOf } from '../auth/index.js';
 import type { PreferencesService } from './preferences.service.js';
 
 /** Preferences, plus the two single-value calls the spec names (view mode, event sort order). */
-export function preferencesRoutes(app: FastifyInstance, opts: { preferences: PreferencesService }): void {
+export function preferencesRoutes(
+  app: FastifyInstance,
+  opts: { preferences: PreferencesService },
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const prefs = opts.preferences;
 
@@ -23,14 +26,20 @@ export function preferencesRoutes(app: FastifyInstance, opts: { preferences: Pre
     (request) => prefs.patch(sessionOf(request).user.id, request.body),
   );
 
-  api.get('/user/view-mode', { schema: { response: { 200: viewModeBodySchema } } }, async (request) => ({
-    view_mode: (await prefs.get(sessionOf(request).user.id)).view_mode,
-  }));
+  api.get(
+    '/user/view-mode',
+    { schema: { response: { 200: viewModeBodySchema } } },
+    async (request) => ({
+      view_mode: (await prefs.get(sessionOf(request).user.id)).view_mode,
+    }),
+  );
   api.post(
     '/user/view-mode',
     { schema: { body: viewModeBodySchema, response: { 200: viewModeBodySchema } } },
     async (request) => {
-      const next = await prefs.patch(sessionOf(request).user.id, { view_mode: request.body.view_mode });
+      const next = await prefs.patch(sessionOf(request).user.id, {
+        view_mode: request.body.view_mode,
+      });
       return { view_mode: next.view_mode };
     },
   );

@@ -26,7 +26,10 @@ export class PreferencesService {
     };
     const json = JSON.stringify(next);
     if (Buffer.byteLength(json) > MAX_PREFERENCES_BYTES) {
-      throw new HttpError(413, `preferences: must be at most ${MAX_PREFERENCES_BYTES} bytes in all`);
+      throw new HttpError(
+        413,
+        `preferences: must be at most ${MAX_PREFERENCES_BYTES} bytes in all`,
+      );
     }
     await this.store.write(userId, json, new Date().toISOString());
     return next;
@@ -39,7 +42,7 @@ function withDefaults(stored: unknown): Preferences {
   if (typeof stored !== 'object' || stored === null) return DEFAULT_PREFERENCES;
   for (const [key, schema] of Object.entries(preferencesSchema.shape)) {
     const parsed = schema.safeParse((stored as Record<string, unknown>)[key]);
-    if (parsed.success && parsed.data !== undefined) result[key] = parsed.data;
+    if (parsed.success) result[key] = parsed.data;
   }
   return result as Preferences;
 }

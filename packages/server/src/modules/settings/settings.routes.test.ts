@@ -11,14 +11,23 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const put = (payload: unknown) =>
-  t.app.inject({ method: 'PUT', url: '/api/settings', headers: { cookie }, payload: payload as object });
+  t.app.inject({
+    method: 'PUT',
+    url: '/api/settings',
+    headers: { cookie },
+    payload: payload as object,
+  });
 const get = () => t.app.inject({ url: '/api/settings', headers: { cookie } });
 
 describe('global settings', () => {
   it('starts with the defaults of spec 3 §9', async () => {
     const res = await get();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...DEFAULT_SETTINGS, update_available: false, latest_available_version: null });
+    expect(res.json()).toEqual({
+      ...DEFAULT_SETTINGS,
+      update_available: false,
+      latest_available_version: null,
+    });
     expect(res.json()).toMatchObject({
       polling_interval: 2,
       connection_timeout: 10,
@@ -56,7 +65,7 @@ describe('global settings', () => {
   ])('refuses %j with a 400 naming %s', async (body, field) => {
     const res = await put(body);
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toMatch(new RegExp(`^${field}: `));
+    expect(res.json<{ detail: string }>().detail).toMatch(new RegExp(`^${field}: `));
     expect((await get()).json()).toMatchObject({ polling_interval: 2 });
   });
 
@@ -75,8 +84,16 @@ describe('global settings', () => {
   });
 
   it('keeps blackout windows with their days', async () => {
-    const window = { name: 'Nightly', enabled: true, start_time: '22:00', end_time: '06:00', days: [0, 1, 2, 3, 4] };
-    expect((await put({ blackout_windows: [window] })).json()).toMatchObject({ blackout_windows: [window] });
+    const window = {
+      name: 'Nightly',
+      enabled: true,
+      start_time: '22:00',
+      end_time: '06:00',
+      days: [0, 1, 2, 3, 4],
+    };
+    expect((await put({ blackout_windows: [window] })).json()).toMatchObject({
+      blackout_windows: [window],
+    });
     expect((await put({ blackout_windows: [{ ...window, days: [7] }] })).statusCode).toBe(400);
   });
 });
