@@ -43,3 +43,79 @@ export const hostSchema = z.object({
   containers: z.object({ total: z.number(), running: z.number(), stopped: z.number() }),
 });
 export type Host = z.infer<typeof hostSchema>;
+
+export const MAX_HOST_TAGS = 20;
+export const HOST_URL_SCHEMES = ['unix://', 'tcp://', 'http://', 'https://'] as const;
+
+/** A host tag: trimmed and lowercased (spec 1 §5). */
+export const hostTagSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, 'Tags must not be empty')
+  .max(50, 'Tags must be at most 50 characters');
+
+const hostTagsSchema = z
+  .array(hostTagSchema)
+  .transform((tags) => [...new Set(tags)])
+  .refine((tags) => tags.length <= MAX_HOST_TAGS, `A host can have at most ${MAX_HOST_TAGS} tags`);
+
+const pemSchema = z.string().max(20_000, 'Certificate is too long').nullable();
+
+/** Host payload for create, update and test-connection, with the messages of spec 1 §5. */
+export const hostPayloadSchema = z.strictObject({
+  name: z
+    .string({ message: 'Host name is required' })
+    .trim()
+    .min(1, 'Host name is required')
+    .max(100, 'Host name must be less than 100 characters')
+    .regex(/^[a-zA-Z0-9][a-zA-Z0-9 ._-]*$/, 'Host name contains invalid characters'),
+  url: z
+    .string({ message: 'Address/Endpoint is required' })
+    .trim()
+    .min(1, 'Address/Endpoint is required')
+    .max(500, 'Address/Endpoint must be less than 500 characters')
+    .refine(
+      (url) => HOST_URL_SCHEMES.some((scheme) => url.startsWith(scheme)),
+      'URL must start with unix://, tcp://, http:// or https://',
+    ),
+  tags: hostTagsSchema.default([]),
+  description: z
+    .string()
+    .max(1000, 'Description must be less than 1000 characters')
+    .nullable()
+    .default(null),
+  /** PEM text; on update, null keeps the stored certificate. */
+  tls_ca: pemSchema.default(null),
+  tls_cert: pemSchema.default(null),
+  tls_key: pemSchema.default(null),
+});
+export type HostPayload = z.infer<typeof hostPayloadSchema>;
+export type HostPayloadInput = z.input<typeof hostPayloadSchema>;
+
+export const testConnectionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  docker_version: z.string(),
+  api_version: z.string(),
+});
+export type TestConnectionResponse = z.infer<typeof testConnectionResponseSchema>;
+
+export const hostTagsPatchSchema = z.strictObject({
+  tags_to_add: z.array(hostTagSchema).max(MAX_HOST_TAGS).default([]),
+  tags_to_remove: z.array(hostTagSchema).max(100).default([]),
+});
+export type HostTagsPatch = z.infer<typeof hostTagsPatchSchema>;
+
+export const tagsResponseSchema = z.object({ tags: z.array(z.string()) });
+export type TagsResponse = z.infer<typeof tagsResponseSchema>;
+
+export const tagSuggestQuerySchema = z.strictObject({
+  q: z.string().max(100).default(''),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const deleteHostResponseSchema = z.object({
+  ok: z.literal(true),
+  resolved_alerts: z.number(),
+});

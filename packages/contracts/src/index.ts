@@ -1,6 +1,7 @@
 export * from './auth.js';
 export * from './common.js';
 export * from './containers.js';
+export * from './events.js';
 export * from './hosts.js';
 export * from './live.js';
 export * from './preferences.js';

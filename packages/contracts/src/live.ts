@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { containerSchema } from './containers.js';
+import { eventSchema } from './events.js';
 import { hostSchema, hostStatsSchema, hostStatusSchema, sparklinesSchema } from './hosts.js';
 
 /**
@@ -42,18 +43,7 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
       network_tx: z.number(),
     }),
   ),
-  message(
-    'new_event',
-    z.object({
-      id: z.number(),
-      title: z.string(),
-      category: z.string(),
-      severity: z.string(),
-      host_id: z.string().nullable(),
-      container_name: z.string().nullable(),
-      timestamp: z.string(),
-    }),
-  ),
+  message('new_event', eventSchema),
   message('host_added', z.object({ host: hostSchema })),
   message('host_removed', z.object({ host_id: z.string() })),
   message(

@@ -6,6 +6,9 @@ export interface Database {
   sessions: SessionsTable;
   settings: SettingsTable;
   user_preferences: UserPreferencesTable;
+  hosts: HostsTable;
+  container_settings: ContainerSettingsTable;
+  events: EventsTable;
 }
 
 export interface UsersTable {
@@ -39,4 +42,57 @@ export interface UserPreferencesTable {
   /** JSON object of the preference fields the user has set. */
   data: string;
   updated_at: string;
+}
+
+export interface HostsTable {
+  id: string;
+  name: string;
+  url: string;
+  description: string | null;
+  /** JSON array of lowercase tags. */
+  tags: string;
+  /** Sealed with the SecretBox; never returned by the API. */
+  tls_ca: string | null;
+  tls_cert: string | null;
+  tls_key: string | null;
+  os_version: string | null;
+  docker_version: string | null;
+  num_cpus: number | null;
+  total_memory: number | null;
+  daemon_started_at: string | null;
+  last_checked: string | null;
+  /** Unix seconds of the newest engine event seen: the `since` for a replay after a cut. */
+  last_event_at: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContainerSettingsTable {
+  host_id: string;
+  /** Keyed by name, not id, so settings survive a container being recreated. */
+  container_name: string;
+  tags: string;
+  /** null: follow the default_auto_restart setting. */
+  auto_restart: number | null;
+  desired_state: string;
+  web_ui_url: string | null;
+  updated_at: string;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  timestamp: string;
+  severity: string;
+  category: string;
+  event_type: string;
+  title: string;
+  message: string | null;
+  host_id: string | null;
+  host_name: string | null;
+  container_id: string | null;
+  container_name: string | null;
+  old_state: string | null;
+  new_state: string | null;
+  correlation_id: string | null;
+  triggered_by: string | null;
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-initial.js';
+import * as m0002 from './0002-hosts-events-container-settings.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -7,4 +8,5 @@ import * as m0001 from './0001-initial.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-hosts-events-container-settings': m0002,
 };

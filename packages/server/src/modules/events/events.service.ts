@@ -1,0 +1,60 @@
+import type { BerthEvent, EventCategory, EventQuery, EventSeverity, EventsResponse } from '@berth/contracts';
+import type { LiveHub } from '../../platform/live-hub.js';
+import type { EventsStore } from './events.store.js';
+
+/** What a module says happened; ids, names and states are optional. */
+export interface EventInput {
+  severity: EventSeverity;
+  category: EventCategory;
+  event_type: string;
+  title: string;
+  message?: string | null;
+  host_id?: string | null;
+  host_name?: string | null;
+  /** Composite `host_id:container_id`. */
+  container_id?: string | null;
+  container_name?: string | null;
+  old_state?: string | null;
+  new_state?: string | null;
+  correlation_id?: string | null;
+  /** Username for user actions, 'system' or 'engine' otherwise. */
+  triggered_by?: string | null;
+  timestamp?: string;
+}
+
+/** The event store: records what happened (engine, Berth, users) and answers the log's queries. */
+export class EventsService {
+  constructor(
+    private readonly store: EventsStore,
+    private readonly hub: LiveHub,
+  ) {}
+
+  /** Stores the event and pushes it to browsers as `new_event`. */
+  async record(input: EventInput): Promise<BerthEvent> {
+    const event: Omit<BerthEvent, 'id'> = {
+      timestamp: input.timestamp ?? new Date().toISOString(),
+      severity: input.severity,
+      category: input.category,
+      event_type: input.event_type,
+      title: input.title,
+      message: input.message ?? null,
+      host_id: input.host_id ?? null,
+      host_name: input.host_name ?? null,
+      container_id: input.container_id ?? null,
+      container_name: input.container_name ?? null,
+      old_state: input.old_state ?? null,
+      new_state: input.new_state ?? null,
+      correlation_id: input.correlation_id ?? null,
+      triggered_by: input.triggered_by ?? null,
+    };
+    const id = await this.store.insert(event);
+    const stored = { ...event, id };
+    this.hub.publish({ type: 'new_event', data: stored });
+    return stored;
+  }
+
+  async query(q: EventQuery): Promise<EventsResponse> {
+    const { rows, total } = await this.store.query(q);
+    return { events: rows, total_count: total, limit: q.limit, offset: q.offset };
+  }
+}

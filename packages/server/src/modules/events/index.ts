@@ -1,0 +1,3 @@
+export { eventsRoutes } from './events.routes.js';
+export { EventsService, type EventInput } from './events.service.js';
+export { createEventsStore, searchMode } from './events.store.js';

@@ -1,0 +1,38 @@
+import type { RawSample } from './stats-sample.js';
+
+/** The fields of the Engine API's stats answer that Berth reads. */
+export interface EngineStatsJson {
+  read?: string;
+  cpu_stats?: {
+    cpu_usage?: { total_usage?: number };
+    system_cpu_usage?: number;
+    online_cpus?: number;
+  };
+  memory_stats?: { usage?: number; limit?: number; stats?: Record<string, number> };
+  networks?: Record<string, { rx_bytes?: number; tx_bytes?: number }>;
+}
+
+/** A RawSample from one `stats?stream=false&one-shot=true` answer. */
+export function sampleFromEngineStats(json: EngineStatsJson): RawSample {
+  const memStats = json.memory_stats?.stats ?? {};
+  // cgroup v1 reports total_inactive_file, v2 inactive_file: the cache docker stats leaves out.
+  const inactive = memStats.total_inactive_file ?? memStats.inactive_file ?? 0;
+  let rx = 0;
+  let tx = 0;
+  for (const [name, counters] of Object.entries(json.networks ?? {})) {
+    if (name === 'lo') continue;
+    rx += counters.rx_bytes ?? 0;
+    tx += counters.tx_bytes ?? 0;
+  }
+  const readAt = json.read === undefined ? NaN : Date.parse(json.read);
+  return {
+    atNs: Number.isNaN(readAt) ? process.hrtime.bigint() : BigInt(readAt) * 1_000_000n,
+    cpuNs: BigInt(Math.round(json.cpu_stats?.cpu_usage?.total_usage ?? 0)),
+    systemCpuNs: BigInt(Math.round(json.cpu_stats?.system_cpu_usage ?? 0)),
+    onlineCpus: json.cpu_stats?.online_cpus ?? 1,
+    memoryBytes: Math.max(0, (json.memory_stats?.usage ?? 0) - inactive),
+    memoryLimit: json.memory_stats?.limit ?? 0,
+    rxBytes: rx,
+    txBytes: tx,
+  };
+}

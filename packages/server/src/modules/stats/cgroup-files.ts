@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RawSample } from './stats-sample.js';
+
+/** Where one container's counters live, resolved from /proc/<pid>/cgroup. */
+export interface CgroupLocation {
+  version: 1 | 2;
+  pid: number;
+  /** v1: cpuacct directory; v2: the unified directory. */
+  cpuDir: string;
+  /** v1: memory directory; v2: the unified directory. */
+  memoryDir: string;
+}
+
+/** Parsed /proc/self/mountinfo: v1 controller → mount point, and the v2 mount. */
+export interface CgroupMounts {
+  v1: Map<string, string>;
+  v2: string | null;
+}
+
+export function parseMountinfo(text: string): CgroupMounts {
+  const v1 = new Map<string, string>();
+  let v2: string | null = null;
+  for (const line of text.split('\n')) {
+    const [left, right] = line.split(' - ');
+    if (left === undefined || right === undefined) continue;
+    const mountPoint = left.split(' ')[4];
+    const [fsType, , superOptions] = right.split(' ');
+    if (mountPoint === undefined) continue;
+    if (fsType === 'cgroup2') v2 = mountPoint;
+    if (fsType === 'cgroup' && superOptions !== undefined) {
+      for (const option of superOptions.split(',')) v1.set(option, mountPoint);
+    }
+  }
+  return { v1, v2 };
+}
+
+/** Parsed /proc/<pid>/cgroup: controller → path ('' for the v2 line). */
+export function parseProcCgroup(text: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  for (const line of text.trim().split('\n')) {
+    const match = /^\d+:([^:]*):(.*)$/.exec(line);
+    if (match?.[1] === undefined || match[2] === undefined) continue;
+    for (const controller of match[1].split(',')) paths.set(controller, match[2]);
+  }
+  return paths;
+}
+
+/**
+ * The counters of the container whose init process is `pid`, or null when that process
+ * is not visible here or does not belong to the container (another PID namespace).
+ */
+export function locateCgroup(
+  mounts: CgroupMounts,
+  pid: number,
+  containerId: string,
+  procRoot = '/proc',
+): CgroupLocation | null {
+  let text: string;
+  try {
+    text = readFileSync(join(procRoot, String(pid), 'cgroup'), 'utf8');
+  } catch {
+    return null;
+  }
+  const paths = parseProcCgroup(text);
+  const cpuPath = paths.get('cpuacct');
+  const memoryPath = paths.get('memory');
+  const cpuMount = mounts.v1.get('cpuacct');
+  const memoryMount = mounts.v1.get('memory');
+  if (cpuPath && memoryPath && cpuMount && memoryMount) {
+    if (!cpuPath.includes(containerId) || !memoryPath.includes(containerId)) return null;
+    return { version: 1, pid, cpuDir: join(cpuMount, cpuPath), memoryDir: join(memoryMount, memoryPath) };
+  }
+  const unified = paths.get('');
+  if (unified !== undefined && mounts.v2 !== null && unified.includes(containerId)) {
+    const dir = join(mounts.v2, unified);
+    return { version: 2, pid, cpuDir: dir, memoryDir: dir };
+  }
+  return null;
+}
+
+/** `key value` lines (memory.stat, cpu.stat) as numbers. */
+export function parseKeyValues(text: string): Map<string, number> {
+  const values = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const [key, value] = line.split(' ');
+    if (key && value !== undefined) values.set(key, Number(value));
+  }
+  return values;
+}
+
+/** rx and tx bytes summed over every interface but lo, from /proc/<pid>/net/dev. */
+export function parseNetDev(text: string): { rx: number; tx: number } {
+  let rx = 0;
+  let tx = 0;
+  for (const line of text.split('\n').slice(2)) {
+    const [name, rest] = line.split(':');
+    if (rest === undefined || name === undefined || name.trim() === 'lo') continue;
+    const fields = rest.trim().split(/\s+/).map(Number);
+    rx += fields[0] ?? 0;
+    tx += fields[8] ?? 0;
+  }
+  return { rx, tx };
+}
+
+const UNLIMITED = 2 ** 60;
+
+/** Reads one sample from the cgroup and /proc files; throws when the container is gone. */
+export function readCgroupSample(loc: CgroupLocation, machineMemory: number, procRoot = '/proc'): RawSample {
+  const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+  const atNs = process.hrtime.bigint();
+  let cpuNs: bigint;
+  let usage: number;
+  let inactive: number;
+  let limit: number;
+  if (loc.version === 1) {
+    cpuNs = BigInt(read(loc.cpuDir, 'cpuacct.usage').trim());
+    usage = Number(read(loc.memoryDir, 'memory.usage_in_bytes'));
+    inactive = parseKeyValues(read(loc.memoryDir, 'memory.stat')).get('total_inactive_file') ?? 0;
+    limit = Number(read(loc.memoryDir, 'memory.limit_in_bytes'));
+  } else {
+    const usec = parseKeyValues(read(loc.cpuDir, 'cpu.stat')).get('usage_usec') ?? 0;
+    cpuNs = BigInt(usec) * 1000n;
+    usage = Number(read(loc.memoryDir, 'memory.current'));
+    inactive = parseKeyValues(read(loc.memoryDir, 'memory.stat')).get('inactive_file') ?? 0;
+    const max = read(loc.memoryDir, 'memory.max').trim();
+    limit = max === 'max' ? UNLIMITED : Number(max);
+  }
+  const net = parseNetDev(readFileSync(join(procRoot, String(loc.pid), 'net', 'dev'), 'utf8'));
+  return {
+    atNs,
+    cpuNs,
+    memoryBytes: Math.max(0, usage - inactive),
+    memoryLimit: limit >= UNLIMITED || limit <= 0 ? machineMemory : Math.min(limit, machineMemory),
+    rxBytes: net.rx,
+    txBytes: net.tx,
+  };
+}

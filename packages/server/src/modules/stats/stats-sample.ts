@@ -1,0 +1,63 @@
+/**
+ * One raw reading of a container's counters, whatever the source (cgroup files or the
+ * Engine API). Rates and percentages come from two consecutive samples.
+ */
+export interface RawSample {
+  /** Monotonic wall clock of the reading, in nanoseconds. */
+  atNs: bigint;
+  /** Cumulative CPU time of the container, nanoseconds. */
+  cpuNs: bigint;
+  /** Cumulative CPU time of the whole machine, nanoseconds (API samples only). */
+  systemCpuNs?: bigint | undefined;
+  /** CPUs the container may use (for the API formula). */
+  onlineCpus?: number | undefined;
+  /** Working set: usage minus inactive file cache, bytes. */
+  memoryBytes: number;
+  /** The memory limit, or the machine's memory when unlimited. */
+  memoryLimit: number;
+  /** Cumulative bytes over every interface except lo. */
+  rxBytes: number;
+  txBytes: number;
+}
+
+export interface ContainerStats {
+  cpu_percent: number;
+  memory_usage: number;
+  memory_limit: number;
+  memory_percent: number;
+  network_rx: number;
+  network_tx: number;
+  /** (rx + tx) bytes per second since the previous sample. */
+  net_bytes_per_sec: number;
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * Figures from two samples, as `docker stats` computes them: with the machine's CPU
+ * total (API) CPU% = Δcontainer / Δsystem × CPUs × 100; from files, Δcontainer / Δwall × 100.
+ * A counter that went backwards (restart) reads as 0 instead of a negative rate.
+ */
+export function computeStats(prev: RawSample | undefined, next: RawSample): ContainerStats {
+  const memory_percent = next.memoryLimit > 0 ? round1((next.memoryBytes / next.memoryLimit) * 100) : 0;
+  const base = {
+    memory_usage: next.memoryBytes,
+    memory_limit: next.memoryLimit,
+    memory_percent,
+    network_rx: next.rxBytes,
+    network_tx: next.txBytes,
+  };
+  if (prev === undefined) return { ...base, cpu_percent: 0, net_bytes_per_sec: 0 };
+  const wallNs = Number(next.atNs - prev.atNs);
+  const cpuNs = Number(next.cpuNs - prev.cpuNs);
+  let cpu = 0;
+  if (next.systemCpuNs !== undefined && prev.systemCpuNs !== undefined) {
+    const systemNs = Number(next.systemCpuNs - prev.systemCpuNs);
+    if (systemNs > 0 && cpuNs > 0) cpu = (cpuNs / systemNs) * (next.onlineCpus ?? 1) * 100;
+  } else if (wallNs > 0 && cpuNs > 0) {
+    cpu = (cpuNs / wallNs) * 100;
+  }
+  const bytes = next.rxBytes + next.txBytes - (prev.rxBytes + prev.txBytes);
+  const net = wallNs > 0 && bytes > 0 ? bytes / (wallNs / 1e9) : 0;
+  return { ...base, cpu_percent: round1(cpu), net_bytes_per_sec: Math.round(net) };
+}
