@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+/** Engine states plus 'stopped' (spec 1 §3); Berth reports what the engine says. */
 export const containerStateSchema = z.enum([
   'running',
   'paused',
@@ -22,28 +23,60 @@ export const containerActionSchema = z.enum([
 ]);
 export type ContainerAction = z.infer<typeof containerActionSchema>;
 
-/** A container as the dashboard and containers screens use it. */
+export const desiredStateSchema = z.enum(['should_run', 'on_demand', 'unspecified']);
+export type DesiredState = z.infer<typeof desiredStateSchema>;
+
+/** A container as every screen uses it (spec 1 §3, spec 2 §3). Its key is `host_id:id`. */
 export const containerSchema = z.object({
   host_id: z.string(),
   host_name: z.string(),
+  /** The 12-character short id; `short_id` is the same. */
   id: z.string(),
   short_id: z.string(),
   name: z.string(),
   image: z.string(),
   state: containerStateSchema,
   status: z.string(),
+  health: z.enum(['healthy', 'unhealthy', 'starting']).nullable(),
+  exit_code: z.number().nullable(),
   created: z.string().nullable(),
   started_at: z.string().nullable(),
   restart_policy: z.string().nullable(),
+  /** `host_ip:host_port:container_port/proto`, or `container_port/proto` when unpublished. */
+  ports: z.array(z.string()),
+  /** `source:destination` of each mount. */
+  volumes: z.array(z.string()),
+  env: z.record(z.string(), z.string()),
+  labels: z.record(z.string(), z.string()),
+  /** User tags plus derived `compose:<project>` and `swarm:<service>`. */
+  tags: z.array(z.string()),
+  auto_restart: z.boolean(),
+  desired_state: desiredStateSchema,
+  web_ui_url: z.string().nullable(),
   cpu_percent: z.number().nullable(),
   memory_usage: z.number().nullable(),
   memory_limit: z.number().nullable(),
   memory_percent: z.number().nullable(),
   network_rx: z.number().nullable(),
   network_tx: z.number().nullable(),
-  tags: z.array(z.string()),
-  web_ui_url: z.string().nullable(),
-  auto_restart: z.boolean(),
-  desired_state: z.enum(['should_run', 'on_demand', 'unspecified']),
+  net_bytes_per_sec: z.number().nullable(),
 });
 export type Container = z.infer<typeof containerSchema>;
+
+export const containerActionParamsSchema = z.strictObject({
+  hostId: z.string().min(1).max(100),
+  containerId: z.string().min(1).max(100),
+  action: containerActionSchema,
+});
+
+export const containerActionResponseSchema = z.object({
+  status: z.literal('success'),
+  action: containerActionSchema,
+  /** The state after the action; null when the container was removed. */
+  state: containerStateSchema.nullable(),
+});
+export type ContainerActionResponse = z.infer<typeof containerActionResponseSchema>;
+
+export const containersQuerySchema = z.strictObject({
+  host_id: z.string().max(100).optional(),
+});

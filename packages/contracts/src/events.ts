@@ -38,9 +38,14 @@ export type BerthEvent = z.infer<typeof eventSchema>;
 
 /** A query parameter that may be repeated (`?category=a&category=b`). */
 const repeated = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(item).max(200));
+  z.preprocess(
+    (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? (v as unknown[]) : [v]),
+    z.array(item).max(200),
+  );
 
-const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'Invalid date; use ISO 8601');
+const isoDate = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'Invalid date; use ISO 8601');
 
 export const MAX_EVENTS_LIMIT = 1000;
 
@@ -54,7 +59,11 @@ export const eventQuerySchema = z.strictObject({
   container_name: z.string().max(200).optional(),
   start_date: isoDate.optional(),
   end_date: isoDate.optional(),
-  hours: z.coerce.number().min(0).max(24 * 365 * 10).optional(),
+  hours: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 365 * 10)
+    .optional(),
   correlation_id: z.string().max(200).optional(),
   /** Text, or a regular expression when it parses as one. */
   search: z.string().max(500).optional(),

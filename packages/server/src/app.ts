@@ -2,39 +2,23 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/config.js';
-import { migrateToLatest, openDatabase, type Db } from './db/database.js';
+import { migrateToLatest, openDatabase } from './db/database.js';
+import { containersRoutes } from './modules/containers/index.js';
+import { eventsRoutes } from './modules/events/index.js';
+import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import {
-  AuthService,
-  createAuthStore,
   createSessionGuard,
   protectedAuthRoutes,
   publicAuthRoutes,
   SESSION_COOKIE,
 } from './modules/auth/index.js';
-import {
-  createPreferencesStore,
-  createSettingsStore,
-  PreferencesService,
-  preferencesRoutes,
-  SettingsService,
-  settingsRoutes,
-} from './modules/settings/index.js';
-import { readVersion, systemRoutes } from './modules/system/index.js';
+import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
+import { systemRoutes } from './modules/system/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/json-body.js';
 import { registerLiveChannel } from './platform/live-channel.js';
-import { LiveHub } from './platform/live-hub.js';
 import { registerWebApp } from './platform/web-app.js';
-
-/** The services of a running app, for main, tests and later modules. */
-export interface AppServices {
-  db: Db;
-  hub: LiveHub;
-  auth: AuthService;
-  settings: SettingsService;
-  preferences: PreferencesService;
-  version: string;
-}
+import { createServices, type AppServices } from './services.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,9 +56,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.addHook('onClose', () => db.destroy());
   await migrateToLatest(db);
 
-  const services = await createServices(app, db);
+  const services = await createServices(config, db, app.log);
   app.decorate('services', services);
   await services.auth.ensureBootstrapAdmin(config.adminUsername, config.adminPassword);
+  if (config.localSocket !== null) {
+    await registerLocalSocketOnce(db, services.hosts, services.probe, config.localSocket);
+  }
 
   const guard = createSessionGuard(services.auth);
   const authOptions = { auth: services.auth, secureCookies: config.secureCookies };
@@ -90,6 +77,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         });
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
+        hostsRoutes(signedIn, services);
+        containersRoutes(signedIn, services);
+        eventsRoutes(signedIn, services);
         done();
       });
     },
@@ -110,17 +100,4 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   await registerWebApp(app, config.webDir);
   return app;
-}
-
-async function createServices(app: FastifyInstance, db: Db): Promise<AppServices> {
-  const settings = new SettingsService(createSettingsStore(db), app.log);
-  await settings.load();
-  return {
-    db,
-    hub: new LiveHub(app.log),
-    auth: new AuthService(createAuthStore(db), app.log),
-    settings,
-    preferences: new PreferencesService(createPreferencesStore(db)),
-    version: readVersion(),
-  };
 }

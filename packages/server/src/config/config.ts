@@ -28,6 +28,15 @@ const envSchema = z.object({
     })
     .default('info'),
   BERTH_SECURE_COOKIES: booleanFlag.default(false),
+  /** Registered as a host on the first start when it answers; `none` turns that off. */
+  BERTH_LOCAL_SOCKET: z
+    .string()
+    .regex(/^(none|unix:\/\/\/.+)$/, 'must be none or a unix:/// socket address')
+    .default('unix:///var/run/docker.sock'),
+  /** How container stats are read: auto (files when visible, else the Engine API), files or api. */
+  BERTH_STATS_SOURCE: z
+    .enum(['auto', 'files', 'api'], { message: 'must be auto, files or api' })
+    .default('auto'),
   /** Where the built web app lives; defaults to packages/web/dist beside the server. */
   BERTH_WEB_DIR: z.string().min(1).optional(),
 });
@@ -41,6 +50,8 @@ export interface AppConfig {
   logLevel: z.infer<typeof envSchema>['BERTH_LOG_LEVEL'];
   secureCookies: boolean;
   webDir: string;
+  localSocket: string | null;
+  statsSource: 'auto' | 'files' | 'api';
 }
 
 /** A configuration value Berth cannot start with; the message names the variable. */
@@ -76,5 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.BERTH_LOG_LEVEL,
     secureCookies: e.BERTH_SECURE_COOKIES,
     webDir: resolve(e.BERTH_WEB_DIR ?? DEFAULT_WEB_DIR),
+    localSocket: e.BERTH_LOCAL_SOCKET === 'none' ? null : e.BERTH_LOCAL_SOCKET,
+    statsSource: e.BERTH_STATS_SOURCE,
   };
 }

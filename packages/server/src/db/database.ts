@@ -18,7 +18,9 @@ export function openDatabase(dataDir: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   // `x REGEXP y` for the event log's regular-expression search (case-insensitive).
   sqlite.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) =>
-    typeof pattern === 'string' && typeof value === 'string' && regexpOf(pattern).test(value) ? 1 : 0,
+    typeof pattern === 'string' && typeof value === 'string' && regexpOf(pattern).test(value)
+      ? 1
+      : 0,
   );
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }

@@ -42,7 +42,10 @@ export class SecretBox {
     }
     const decipher = createDecipheriv(ALGORITHM, this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([
+      decipher.update(Buffer.from(body, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
   }
 
   sealNullable(plain: string | null): string | null {

@@ -25,6 +25,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     BERTH_ADMIN_PASSWORD: TEST_ADMIN.password,
     BERTH_LOG_LEVEL: 'silent',
     BERTH_WEB_DIR: join(dataDir, 'no-web'),
+    BERTH_LOCAL_SOCKET: 'none',
     ...env,
   });
   let app = await buildApp(config);

@@ -1,4 +1,10 @@
-import type { BerthEvent, EventCategory, EventQuery, EventSeverity, EventsResponse } from '@berth/contracts';
+import type {
+  BerthEvent,
+  EventCategory,
+  EventQuery,
+  EventSeverity,
+  EventsResponse,
+} from '@berth/contracts';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsStore } from './events.store.js';
 

@@ -24,7 +24,8 @@ function filters(eb: EventsEb, q: EventQuery, now: number) {
   if (q.host_id.length > 0) conds.push(eb('host_id', 'in', q.host_id));
   if (q.container_id.length > 0) conds.push(eb('container_id', 'in', q.container_id));
   if (q.event_type !== undefined) conds.push(eb('event_type', '=', q.event_type));
-  if (q.container_name !== undefined) conds.push(eb('container_name', 'like', `%${escapeLike(q.container_name)}%`));
+  if (q.container_name !== undefined)
+    conds.push(eb('container_name', 'like', `%${escapeLike(q.container_name)}%`));
   if (q.correlation_id !== undefined) conds.push(eb('correlation_id', '=', q.correlation_id));
   const since =
     q.hours !== undefined && q.hours > 0
@@ -33,8 +34,10 @@ function filters(eb: EventsEb, q: EventQuery, now: number) {
         ? q.start_date && new Date(q.start_date).toISOString()
         : undefined;
   if (since) conds.push(eb('timestamp', '>=', since));
-  if (q.end_date !== undefined) conds.push(eb('timestamp', '<=', new Date(q.end_date).toISOString()));
-  if (q.search !== undefined && q.search.trim() !== '') conds.push(searchFilter(eb, q.search.trim()));
+  if (q.end_date !== undefined)
+    conds.push(eb('timestamp', '<=', new Date(q.end_date).toISOString()));
+  if (q.search !== undefined && q.search.trim() !== '')
+    conds.push(searchFilter(eb, q.search.trim()));
   return eb.and(conds);
 }
 
@@ -54,7 +57,10 @@ export function createEventsStore(db: Db) {
       return r.id;
     },
 
-    query: async (q: EventQuery, now = Date.now()): Promise<{ rows: BerthEvent[]; total: number }> => {
+    query: async (
+      q: EventQuery,
+      now = Date.now(),
+    ): Promise<{ rows: BerthEvent[]; total: number }> => {
       const base = db.selectFrom('events').where((eb) => filters(eb, q, now));
       const [rows, count] = await Promise.all([
         base
@@ -66,10 +72,11 @@ export function createEventsStore(db: Db) {
           .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { rows: rows as BerthEvent[], total: Number(count.n) };
+      return { rows: rows as BerthEvent[], total: count.n };
     },
 
-    deleteOlderThan: (iso: string) => db.deleteFrom('events').where('timestamp', '<', iso).execute(),
+    deleteOlderThan: (iso: string) =>
+      db.deleteFrom('events').where('timestamp', '<', iso).execute(),
   };
 }
 

@@ -69,7 +69,12 @@ export function locateCgroup(
   const memoryMount = mounts.v1.get('memory');
   if (cpuPath && memoryPath && cpuMount && memoryMount) {
     if (!cpuPath.includes(containerId) || !memoryPath.includes(containerId)) return null;
-    return { version: 1, pid, cpuDir: join(cpuMount, cpuPath), memoryDir: join(memoryMount, memoryPath) };
+    return {
+      version: 1,
+      pid,
+      cpuDir: join(cpuMount, cpuPath),
+      memoryDir: join(memoryMount, memoryPath),
+    };
   }
   const unified = paths.get('');
   if (unified !== undefined && mounts.v2 !== null && unified.includes(containerId)) {
@@ -106,7 +111,11 @@ export function parseNetDev(text: string): { rx: number; tx: number } {
 const UNLIMITED = 2 ** 60;
 
 /** Reads one sample from the cgroup and /proc files; throws when the container is gone. */
-export function readCgroupSample(loc: CgroupLocation, machineMemory: number, procRoot = '/proc'): RawSample {
+export function readCgroupSample(
+  loc: CgroupLocation,
+  machineMemory: number,
+  procRoot = '/proc',
+): RawSample {
   const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
   const atNs = process.hrtime.bigint();
   let cpuNs: bigint;

@@ -39,7 +39,8 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
  * A counter that went backwards (restart) reads as 0 instead of a negative rate.
  */
 export function computeStats(prev: RawSample | undefined, next: RawSample): ContainerStats {
-  const memory_percent = next.memoryLimit > 0 ? round1((next.memoryBytes / next.memoryLimit) * 100) : 0;
+  const memory_percent =
+    next.memoryLimit > 0 ? round1((next.memoryBytes / next.memoryLimit) * 100) : 0;
   const base = {
     memory_usage: next.memoryBytes,
     memory_limit: next.memoryLimit,

@@ -16,7 +16,10 @@ const sample = (over: Partial<RawSample>): RawSample => ({
 
 describe('computeStats', () => {
   it('gives CPU time over wall time for file samples', () => {
-    const s = computeStats(sample({}), sample({ atNs: 2_000_000_000n, cpuNs: 1_000_000_000n, memoryBytes: 250 }));
+    const s = computeStats(
+      sample({}),
+      sample({ atNs: 2_000_000_000n, cpuNs: 1_000_000_000n, memoryBytes: 250 }),
+    );
     expect(s.cpu_percent).toBe(50);
     expect(s.memory_percent).toBe(25);
   });
@@ -51,7 +54,9 @@ describe('file parsers', () => {
   });
 
   it('reads /proc/<pid>/cgroup in both versions', () => {
-    const p = parseProcCgroup('4:memory:/docker/abc\n3:cpu,cpuacct:/docker/abc\n0::/system.slice/docker-abc.scope\n');
+    const p = parseProcCgroup(
+      '4:memory:/docker/abc\n3:cpu,cpuacct:/docker/abc\n0::/system.slice/docker-abc.scope\n',
+    );
     expect(p.get('memory')).toBe('/docker/abc');
     expect(p.get('cpuacct')).toBe('/docker/abc');
     expect(p.get('')).toBe('/system.slice/docker-abc.scope');
@@ -74,7 +79,13 @@ describe('file parsers', () => {
       memory_stats: { usage: 5000, limit: 10000, stats: { total_inactive_file: 1000 } },
       networks: { eth0: { rx_bytes: 7, tx_bytes: 9 }, lo: { rx_bytes: 100, tx_bytes: 100 } },
     });
-    expect(s).toMatchObject({ memoryBytes: 4000, memoryLimit: 10000, rxBytes: 7, txBytes: 9, onlineCpus: 2 });
+    expect(s).toMatchObject({
+      memoryBytes: 4000,
+      memoryLimit: 10000,
+      rxBytes: 7,
+      txBytes: 9,
+      onlineCpus: 2,
+    });
   });
 });
 

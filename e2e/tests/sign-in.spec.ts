@@ -1,0 +1,69 @@
+import { ADMIN, expect, signIn, test } from '../fixtures/test.js';
+
+test.describe('sign-in', () => {
+  test('a wrong password shows the spec error', async ({ page, readyServer: _ }) => {
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Berth' })).toBeVisible();
+    await expect(page.getByText('Docker Container Monitor')).toBeVisible();
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page.getByText('Invalid username or password')).toBeVisible();
+    await page.getByLabel('Password').fill('x');
+    await expect(page.getByText('Invalid username or password')).toBeHidden();
+  });
+
+  test('empty fields ask for both', async ({ page, readyServer: _ }) => {
+    await page.goto('/login');
+    await page.getByLabel('Username').fill('   ');
+    await page.getByLabel('Password').fill('something');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page.getByText('Please enter both username and password')).toBeVisible();
+  });
+
+  test('too many attempts show the 429 text', async ({ page, readyServer: _ }) => {
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(ADMIN.username);
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel('Password').fill(`wrong-${i}`);
+      await page.getByRole('button', { name: 'Log In' }).click();
+      await expect(page.getByText('Invalid username or password')).toBeVisible();
+    }
+    await page.getByLabel('Password').fill(ADMIN.changed);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page.getByText('Too many login attempts. Please try again later.')).toBeVisible();
+  });
+
+  test('a protected URL redirects to /login and back after sign-in', async ({
+    page,
+    readyServer: _,
+  }) => {
+    await page.goto('/events');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password').fill(ADMIN.changed);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page).toHaveURL(/\/events$/);
+    await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+  });
+
+  test('an unknown path goes to the dashboard, and /login to / when signed in', async ({
+    page,
+    readyServer: _,
+  }) => {
+    await signIn(page);
+    await page.goto('/no/such/page');
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('logout returns to /login and the session is gone', async ({ page, readyServer: _ }) => {
+    await signIn(page);
+    await page.getByRole('button', { name: ADMIN.username }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/hosts');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});

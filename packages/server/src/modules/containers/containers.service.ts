@@ -1,0 +1,120 @@
+import type { Container, ContainerAction, ContainerActionResponse } from '@berth/contracts';
+import type Docker from 'dockerode';
+import { describeEngineError } from '../../docker/index.js';
+import { conflict, HttpError, notFound } from '../../platform/http-errors.js';
+import type { EventsService } from '../events/index.js';
+import type { MonitorService } from '../monitor/monitor.service.js';
+import type { EngineContainer } from './engine-container.js';
+
+const PAST: Record<ContainerAction, string> = {
+  start: 'started',
+  stop: 'stopped',
+  restart: 'restarted',
+  pause: 'paused',
+  unpause: 'unpaused',
+  remove: 'removed',
+};
+
+/** Why an action cannot apply to the container's current state, if it cannot. */
+function refusal(action: ContainerAction, c: EngineContainer): string | null {
+  const running = c.state === 'running' || c.state === 'restarting';
+  if (action === 'start' && running) return 'Container is already running';
+  if (action === 'start' && c.state === 'paused') return 'Container is paused; unpause it instead';
+  if (action === 'stop' && !running && c.state !== 'paused') return 'Container is already stopped';
+  if (action === 'pause' && c.state === 'paused') return 'Container is already paused';
+  if (action === 'pause' && !running) return 'Container is not running';
+  if (action === 'unpause' && c.state !== 'paused') return 'Container is not paused';
+  return null;
+}
+
+async function perform(docker: Docker, fullId: string, action: ContainerAction): Promise<void> {
+  const container = docker.getContainer(fullId);
+  switch (action) {
+    case 'start':
+      await container.start();
+      return;
+    case 'stop':
+      await container.stop({ t: 10 });
+      return;
+    case 'restart':
+      await container.restart({ t: 10 });
+      return;
+    case 'pause':
+      await container.pause();
+      return;
+    case 'unpause':
+      await container.unpause();
+      return;
+    case 'remove':
+      await container.remove({ force: true });
+      return;
+  }
+}
+
+/** Container listing and actions on the real engines. */
+export class ContainersService {
+  constructor(
+    private readonly monitor: MonitorService,
+    private readonly events: EventsService,
+  ) {}
+
+  list(hostId?: string): Container[] {
+    return this.monitor.listContainers(hostId);
+  }
+
+  /** Runs the action on the engine, records who did it, and pushes the change at once. */
+  async act(
+    hostId: string,
+    containerId: string,
+    action: ContainerAction,
+    username: string,
+  ): Promise<ContainerActionResponse> {
+    const sup = this.monitor.supervisor(hostId);
+    if (sup === undefined) throw notFound('Host not found');
+    const docker = sup.client;
+    if (docker === null) throw conflict(`Host ${sup.name} is offline`);
+    const c = sup.containers.get(containerId.slice(0, 12));
+    if (c === undefined) throw notFound('Container not found');
+    const why = refusal(action, c);
+    if (why !== null) throw conflict(why);
+    try {
+      await perform(docker, c.fullId, action);
+    } catch (err) {
+      throw engineFailure(err, action, sup.name);
+    }
+    const after = action === 'remove' ? null : await sup.refreshContainer(c.fullId);
+    if (action === 'remove') sup.containers.delete(c.id);
+    await this.events.record({
+      severity: 'info',
+      category: 'container',
+      event_type: 'action_taken',
+      title: `Container ${PAST[action]} by ${username}: ${c.name}`,
+      message: `Action: ${action}`,
+      host_id: sup.id,
+      host_name: sup.name,
+      container_id: `${sup.id}:${c.id}`,
+      container_name: c.name,
+      old_state: c.state,
+      new_state: after?.state ?? (action === 'remove' ? 'removed' : null),
+      triggered_by: username,
+    });
+    this.monitor.pushSoon();
+    return { status: 'success', action, state: after?.state ?? null };
+  }
+}
+
+/** Engine answers become 4xx with the engine's reason; nothing here is a server fault. */
+function engineFailure(err: unknown, action: ContainerAction, hostName: string): HttpError {
+  const status = (err as { statusCode?: unknown }).statusCode;
+  if (status === 404) return notFound('Container not found');
+  if (status === 304)
+    return conflict(
+      action === 'start' ? 'Container is already running' : 'Container is already stopped',
+    );
+  const reason = (err as { json?: { message?: unknown } }).json?.message;
+  if (typeof reason === 'string')
+    return conflict(`Engine refused to ${action} the container: ${reason}`);
+  return conflict(
+    `Failed to ${action} container on ${hostName}: ${describeEngineError(err, hostName)}`,
+  );
+}

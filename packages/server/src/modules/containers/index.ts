@@ -1,0 +1,4 @@
+export { ContainerSettings } from './container-settings.js';
+export { containersRoutes } from './containers.routes.js';
+export { ContainersService } from './containers.service.js';
+export { createContainersStore } from './containers.store.js';

@@ -1,0 +1,269 @@
+import { randomUUID } from 'node:crypto';
+import type { Host, HostPayload, TestConnectionResponse } from '@berth/contracts';
+import type { EngineEndpoint } from '../../docker/index.js';
+import { badRequest, notFound } from '../../platform/http-errors.js';
+import type { LiveHub } from '../../platform/live-hub.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { EventsService } from '../events/index.js';
+import { MAX_HOST_TAGS } from '@berth/contracts';
+import type { HostRow, HostsStore } from './hosts.store.js';
+
+/** What the hosts service needs from the monitor: live state in, lifecycle out. */
+export interface HostRuntimeSource {
+  /** Live fields of a host (status, stats, counts); null before its first contact. */
+  runtimeOf(hostId: string): HostRuntime | null;
+  hostAdded(row: HostRow): void;
+  hostChanged(row: HostRow): void;
+  hostRemoved(hostId: string): void;
+}
+
+export type HostRuntime = Pick<
+  Host,
+  'status' | 'stats' | 'sparklines' | 'containers' | 'container_count' | 'last_checked'
+> & { error: string | null };
+
+export type ProbeEngine = (
+  endpoint: EngineEndpoint,
+) => Promise<{ docker_version: string; api_version: string }>;
+
+interface Actor {
+  username: string;
+}
+
+const tagsOf = (row: HostRow): string[] => JSON.parse(row.tags) as string[];
+
+/** Registered hosts: validation beyond the schema, sealed TLS material, lifecycle events. */
+export class HostsService {
+  constructor(
+    private readonly store: HostsStore,
+    private readonly secrets: SecretBox,
+    private readonly events: EventsService,
+    private readonly hub: LiveHub,
+    private readonly probe: ProbeEngine,
+    private runtime: HostRuntimeSource | null = null,
+  ) {}
+
+  /** The monitor registers itself once it exists (it needs this service first). */
+  attachRuntime(runtime: HostRuntimeSource): void {
+    this.runtime = runtime;
+  }
+
+  async list(): Promise<Host[]> {
+    return (await this.store.list()).map((row) => this.toHostResponse(row));
+  }
+
+  async get(id: string): Promise<Host> {
+    return this.toHostResponse(await this.rowOrThrow(id));
+  }
+
+  async rows(): Promise<HostRow[]> {
+    return this.store.list();
+  }
+
+  /** The engine endpoint of a host, with its TLS material unsealed. */
+  endpointOf(row: HostRow): EngineEndpoint {
+    const [ca, cert, key] = [row.tls_ca, row.tls_cert, row.tls_key].map((v) =>
+      this.secrets.openNullable(v),
+    );
+    return { url: row.url, tls: ca && cert && key ? { ca, cert, key } : null };
+  }
+
+  async create(payload: HostPayload, actor: Actor): Promise<Host> {
+    await this.assertUrlFree(payload.url, null);
+    this.assertTlsComplete(payload);
+    const now = new Date().toISOString();
+    const row: HostRow = {
+      id: randomUUID(),
+      name: payload.name,
+      url: payload.url,
+      description: payload.description,
+      tags: JSON.stringify(payload.tags),
+      tls_ca: this.secrets.sealNullable(payload.tls_ca),
+      tls_cert: this.secrets.sealNullable(payload.tls_cert),
+      tls_key: this.secrets.sealNullable(payload.tls_key),
+      os_version: null,
+      docker_version: null,
+      num_cpus: null,
+      total_memory: null,
+      daemon_started_at: null,
+      last_checked: null,
+      last_event_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.insert(row);
+    this.runtime?.hostAdded(row);
+    const host = this.toHostResponse(row);
+    this.hub.publish({ type: 'host_added', data: { host } });
+    await this.hostEvent(row, 'host_added', `Host ${row.name} added`, actor);
+    return host;
+  }
+
+  /** Null certificates keep the stored ones; a new URL must be free. */
+  async update(id: string, payload: HostPayload, actor: Actor): Promise<Host> {
+    const current = await this.rowOrThrow(id);
+    await this.assertUrlFree(payload.url, id);
+    const keep = (next: string | null, stored: string | null) =>
+      next === null ? stored : this.secrets.seal(next);
+    const changes = {
+      name: payload.name,
+      url: payload.url,
+      description: payload.description,
+      tags: JSON.stringify(payload.tags),
+      tls_ca: keep(payload.tls_ca, current.tls_ca),
+      tls_cert: keep(payload.tls_cert, current.tls_cert),
+      tls_key: keep(payload.tls_key, current.tls_key),
+      updated_at: new Date().toISOString(),
+    };
+    await this.store.update(id, changes);
+    const row = { ...current, ...changes };
+    this.runtime?.hostChanged(row);
+    await this.hostEvent(row, 'host_updated', `Host ${row.name} updated`, actor);
+    return this.toHostResponse(row);
+  }
+
+  /** Removes the host and its container settings; its events stay in the log. */
+  async remove(id: string, actor: Actor): Promise<void> {
+    const row = await this.rowOrThrow(id);
+    await this.store.delete(id);
+    this.runtime?.hostRemoved(id);
+    this.hub.publish({ type: 'host_removed', data: { host_id: id } });
+    await this.hostEvent(row, 'host_removed', `Host ${row.name} removed`, actor);
+  }
+
+  /**
+   * Connects with the payload's settings. Certificates left null are taken from the
+   * stored host with the same URL (the edit dialog sends null for unreplaced ones).
+   */
+  async testConnection(payload: HostPayload): Promise<TestConnectionResponse> {
+    const stored = await this.store.findByUrl(payload.url);
+    const storedEndpoint = stored ? this.endpointOf(stored) : null;
+    const ca = payload.tls_ca ?? storedEndpoint?.tls?.ca ?? null;
+    const cert = payload.tls_cert ?? storedEndpoint?.tls?.cert ?? null;
+    const key = payload.tls_key ?? storedEndpoint?.tls?.key ?? null;
+    this.assertTlsComplete({ url: payload.url, tls_ca: ca, tls_cert: cert, tls_key: key });
+    const tls = ca && cert && key ? { ca, cert, key } : null;
+    try {
+      const version = await this.probe({ url: payload.url, tls });
+      return { success: true, message: 'Connection successful', ...version };
+    } catch (err) {
+      throw badRequest(err instanceof Error ? err.message : 'Connection failed');
+    }
+  }
+
+  async patchTags(id: string, add: string[], remove: string[]): Promise<string[]> {
+    const row = await this.rowOrThrow(id);
+    const removing = new Set(remove);
+    const tags = [...new Set([...tagsOf(row), ...add])].filter((t) => !removing.has(t));
+    if (tags.length > MAX_HOST_TAGS) {
+      throw badRequest(`tags: A host can have at most ${MAX_HOST_TAGS} tags`);
+    }
+    await this.store.update(id, {
+      tags: JSON.stringify(tags),
+      updated_at: new Date().toISOString(),
+    });
+    this.runtime?.hostChanged({ ...row, tags: JSON.stringify(tags) });
+    return tags;
+  }
+
+  /** Host tags containing q, most used first. */
+  async suggestTags(q: string, limit: number): Promise<string[]> {
+    const counts = new Map<string, number>();
+    for (const row of await this.store.list()) {
+      for (const tag of tagsOf(row)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    }
+    const needle = q.trim().toLowerCase();
+    return [...counts.entries()]
+      .filter(([tag]) => tag.includes(needle))
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, limit)
+      .map(([tag]) => tag);
+  }
+
+  /** Persists what the monitor learnt about the engine, for display while offline. */
+  async saveEngineFacts(
+    id: string,
+    facts: Partial<
+      Pick<
+        HostRow,
+        | 'os_version'
+        | 'docker_version'
+        | 'num_cpus'
+        | 'total_memory'
+        | 'daemon_started_at'
+        | 'last_checked'
+        | 'last_event_at'
+      >
+    >,
+  ): Promise<void> {
+    await this.store.update(id, facts);
+  }
+
+  toHostResponse(row: HostRow): Host {
+    const live = this.runtime?.runtimeOf(row.id) ?? null;
+    const tls = row.tls_ca !== null && row.tls_cert !== null && row.tls_key !== null;
+    return {
+      id: row.id,
+      name: row.name,
+      url: row.url,
+      status: live?.status ?? 'offline',
+      security_status: securityOf(row.url, tls),
+      tags: tagsOf(row),
+      description: row.description,
+      os_version: row.os_version,
+      docker_version: row.docker_version,
+      num_cpus: row.num_cpus,
+      total_memory: row.total_memory,
+      last_checked: live?.last_checked ?? row.last_checked,
+      daemon_started_at: row.daemon_started_at,
+      container_count: live?.container_count ?? 0,
+      updates_available: 0,
+      alerts: { open: 0, snoozed: 0 },
+      stats: live?.stats ?? null,
+      sparklines: live?.sparklines ?? null,
+      containers: live?.containers ?? { total: 0, running: 0, stopped: 0 },
+    };
+  }
+
+  private async rowOrThrow(id: string): Promise<HostRow> {
+    const row = await this.store.get(id);
+    if (row === undefined) throw notFound(`Host ${id} not found`);
+    return row;
+  }
+
+  private async assertUrlFree(url: string, selfId: string | null): Promise<void> {
+    const other = await this.store.findByUrl(url);
+    if (other !== undefined && other.id !== selfId) {
+      throw badRequest(`url: Host with URL '${url}' already exists as '${other.name}'`);
+    }
+  }
+
+  /** mTLS needs all three of CA, client certificate and key, or none (spec 1 §5). */
+  private assertTlsComplete(p: Pick<HostPayload, 'url' | 'tls_ca' | 'tls_cert' | 'tls_key'>): void {
+    const given = [p.tls_ca, p.tls_cert, p.tls_key].filter((v) => v !== null && v.trim() !== '');
+    if (given.length > 0 && given.length < 3) {
+      throw badRequest('All three certificates are required for mTLS connection');
+    }
+    if (given.length > 0 && p.url.startsWith('unix://')) {
+      throw badRequest('url: TLS certificates do not apply to a unix:// socket');
+    }
+  }
+
+  private async hostEvent(row: HostRow, type: string, title: string, actor: Actor): Promise<void> {
+    await this.events.record({
+      severity: 'info',
+      category: 'host',
+      event_type: type,
+      title,
+      host_id: row.id,
+      host_name: row.name,
+      triggered_by: actor.username,
+    });
+  }
+}
+
+/** Unix sockets never cross a network, so they count as secure, like TLS and https. */
+function securityOf(url: string, tls: boolean): Host['security_status'] {
+  if (tls || url.startsWith('https://') || url.startsWith('unix://')) return 'secure';
+  return 'insecure';
+}

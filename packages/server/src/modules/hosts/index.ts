@@ -1,0 +1,9 @@
+export { hostsRoutes } from './hosts.routes.js';
+export {
+  HostsService,
+  type HostRuntime,
+  type HostRuntimeSource,
+  type ProbeEngine,
+} from './hosts.service.js';
+export { createHostsStore, type HostRow } from './hosts.store.js';
+export { registerLocalSocketOnce } from './local-socket.js';

@@ -1,0 +1,419 @@
+import type { HostStatus } from '@berth/contracts';
+import type Docker from 'dockerode';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  createEngineClient,
+  describeEngineError,
+  type EngineEndpoint,
+} from '../../docker/index.js';
+import { fromInspect, type EngineContainer } from '../containers/engine-container.js';
+import type { EventInput } from '../events/index.js';
+import { HostStatsCollector, type StatsSource } from '../stats/host-stats-collector.js';
+import {
+  describeEngineEvent,
+  EventLineParser,
+  FOLLOWED_ACTIONS,
+  type EngineEvent,
+} from './engine-events.js';
+
+/** The host as the supervisor needs it. */
+export interface SupervisedHost {
+  id: string;
+  name: string;
+  endpoint: EngineEndpoint;
+  /** Seconds (fractional) of the newest engine event already processed. */
+  lastEventAt: number | null;
+}
+
+/** Facts about the engine worth keeping while it is offline. */
+export interface EngineFacts {
+  os_version: string | null;
+  docker_version: string | null;
+  num_cpus: number | null;
+  total_memory: number | null;
+  daemon_started_at: string | null;
+  last_checked: string;
+}
+
+export interface SupervisorContext {
+  log: FastifyBaseLogger;
+  statsSource: StatsSource;
+  /** Request timeout towards the engine (connection_timeout setting). */
+  timeoutMs: () => number;
+  record: (event: EventInput) => Promise<unknown>;
+  saveFacts: (
+    hostId: string,
+    facts: Partial<EngineFacts> & { last_event_at?: number },
+  ) => Promise<void>;
+  /** Containers or their states changed: publish now, not on the next tick. */
+  containersChanged: (hostId: string) => void;
+  statusChanged: (hostId: string, status: HostStatus, error: string | null) => void;
+}
+
+/** The fields of the engine's /info answer that Berth reads. */
+interface EngineInfo {
+  NCPU?: number;
+  MemTotal?: number;
+  SystemTime?: string;
+  OperatingSystem?: string;
+  KernelVersion?: string;
+}
+
+const HEARTBEAT_MS = 3000;
+const MAX_BACKOFF_MS = 10_000;
+const INSPECT_CONCURRENCY = 8;
+
+/**
+ * Keeps an exact, live picture of one engine: connects, lists and inspects containers,
+ * follows the event stream (replaying what it missed after a cut with `since`), checks
+ * liveness, reconnects with backoff, and samples stats when asked.
+ */
+export class HostSupervisor {
+  status: HostStatus = 'offline';
+  error: string | null = 'Connecting...';
+  lastChecked: string | null = null;
+  numCpus = 1;
+  totalMemory = 16 * 1024 ** 3;
+  readonly containers = new Map<string, EngineContainer>();
+  readonly stats: HostStatsCollector;
+
+  private docker: Docker | null = null;
+  private stream: NodeJS.ReadableStream | null = null;
+  private generation = 0;
+  private attempts = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private missedPings = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private synced = false;
+  private lastSavedEventAt = 0;
+
+  constructor(
+    private host: SupervisedHost,
+    private readonly ctx: SupervisorContext,
+  ) {
+    this.stats = new HostStatsCollector(ctx.statsSource, () => this.totalMemory);
+  }
+
+  get id(): string {
+    return this.host.id;
+  }
+
+  get name(): string {
+    return this.host.name;
+  }
+
+  /** The engine client while online; null otherwise. */
+  get client(): Docker | null {
+    return this.status === 'offline' ? null : this.docker;
+  }
+
+  start(): void {
+    void this.connect();
+  }
+
+  stop(): void {
+    this.generation++;
+    this.teardown();
+    clearTimeout(this.retryTimer);
+  }
+
+  /** Name, URL or certificates changed: reconnect with the new endpoint. */
+  update(host: SupervisedHost): void {
+    const reconnect = JSON.stringify(host.endpoint) !== JSON.stringify(this.host.endpoint);
+    this.host = { ...host, lastEventAt: this.host.lastEventAt };
+    if (reconnect) {
+      this.stop();
+      this.containers.clear();
+      this.synced = false;
+      this.start();
+    }
+  }
+
+  /** One stats pass over the running containers; a partial failure marks the host degraded. */
+  async collectStats(): Promise<void> {
+    const docker = this.client;
+    if (docker === null) return;
+    const running = [...this.containers.values()].filter((c) => c.state === 'running');
+    const { failed } = await this.stats.collect(
+      docker,
+      running.map((c) => ({ id: c.id, fullId: c.fullId, pid: c.pid })),
+    );
+    if (this.status === 'offline') return;
+    if (failed > 0)
+      this.setStatus('degraded', `Stats unavailable for ${failed} of ${running.length} containers`);
+    else if (this.status === 'degraded') this.setStatus('online', null);
+  }
+
+  /** Re-reads one container after an action, so the answer and the push carry its new state. */
+  async refreshContainer(id: string): Promise<EngineContainer | null> {
+    const docker = this.client;
+    if (docker === null) return null;
+    try {
+      const c = fromInspect(await docker.getContainer(id).inspect());
+      this.containers.set(c.id, c);
+      return c;
+    } catch {
+      this.containers.delete(id);
+      return null;
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const gen = ++this.generation;
+    clearTimeout(this.retryTimer);
+    try {
+      const docker = createEngineClient(this.host.endpoint, { timeoutMs: this.ctx.timeoutMs() });
+      const [info, version] = await Promise.all([
+        docker.info() as Promise<EngineInfo>,
+        docker.version(),
+      ]);
+      if (gen !== this.generation) return;
+      this.docker = docker;
+      this.numCpus = info.NCPU ?? 1;
+      this.totalMemory = info.MemTotal ?? this.totalMemory;
+      this.lastChecked = new Date().toISOString();
+      const engineNow = Date.parse(info.SystemTime ?? '') / 1000 || Date.now() / 1000;
+      await this.ctx.saveFacts(this.host.id, {
+        os_version: `${info.OperatingSystem ?? 'unknown'} (${info.KernelVersion ?? 'unknown'})`,
+        docker_version: version.Version,
+        num_cpus: this.numCpus,
+        total_memory: this.totalMemory,
+        // The Engine API does not tell when the daemon started.
+        daemon_started_at: null,
+        last_checked: this.lastChecked,
+      });
+      await this.followEvents(gen, this.host.lastEventAt ?? engineNow);
+      await this.resync(gen, docker);
+      if (gen !== this.generation) return;
+      this.attempts = 0;
+      this.setStatus('online', null);
+      this.startHeartbeat(gen, docker);
+    } catch (err) {
+      this.fail(gen, err);
+    }
+  }
+
+  /** Opens the event stream; `since` replays what happened while we were away. */
+  private async followEvents(gen: number, since: number): Promise<void> {
+    const streamClient = createEngineClient(this.host.endpoint);
+    const stream = await streamClient.getEvents({
+      since: Math.floor(since),
+      filters: JSON.stringify({ type: ['container'], event: FOLLOWED_ACTIONS }),
+    });
+    if (gen !== this.generation) {
+      destroyStream(stream);
+      return;
+    }
+    this.stream = stream;
+    const parser = new EventLineParser();
+    stream.on('data', (chunk: Buffer) => {
+      for (const ev of parser.push(chunk.toString('utf8'))) this.enqueue(gen, ev);
+    });
+    stream.on('error', (err: unknown) => this.fail(gen, err));
+    stream.on('end', () => this.fail(gen, new Error('Event stream closed by the engine')));
+  }
+
+  private enqueue(gen: number, ev: EngineEvent): void {
+    this.queue = this.queue
+      .then(() => (gen === this.generation ? this.handleEvent(ev) : undefined))
+      .catch((err: unknown) =>
+        this.ctx.log.warn({ err, host: this.host.name }, 'engine event failed'),
+      );
+  }
+
+  private async handleEvent(ev: EngineEvent): Promise<void> {
+    const at = ev.timeNano / 1e9;
+    if (this.host.lastEventAt !== null && at <= this.host.lastEventAt) return; // already seen
+    this.host.lastEventAt = at;
+    const id = ev.Actor.ID.slice(0, 12);
+    const old = this.containers.get(id);
+    const name = (ev.Actor.Attributes.name ?? old?.name ?? id).replace(/^\//, '');
+    const meaning = describeEngineEvent(ev, name);
+    if (meaning === null) return;
+    if (ev.Action === 'destroy') {
+      this.containers.delete(id);
+      this.stats.forget(id);
+    } else {
+      const fresh = await this.inspect(ev.Actor.ID);
+      const base = fresh ?? old;
+      if (base !== undefined) {
+        const next = { ...base, state: meaning.newState ?? base.state };
+        if (ev.Action === 'die')
+          next.exitCode = Number(ev.Actor.Attributes.exitCode ?? next.exitCode ?? 0);
+        this.containers.set(id, next);
+      }
+    }
+    const newState = ev.Action === 'destroy' ? 'removed' : (this.containers.get(id)?.state ?? null);
+    await this.ctx.record({
+      severity: meaning.severity,
+      category: 'container',
+      event_type: meaning.event_type,
+      title: meaning.title,
+      message: meaning.message,
+      host_id: this.host.id,
+      host_name: this.host.name,
+      container_id: `${this.host.id}:${id}`,
+      container_name: name,
+      old_state: old?.state ?? null,
+      new_state: newState,
+      triggered_by: 'engine',
+      timestamp: new Date(ev.timeNano / 1e6).toISOString(),
+    });
+    this.ctx.containersChanged(this.host.id);
+    if (at - this.lastSavedEventAt >= 1) {
+      this.lastSavedEventAt = at;
+      await this.ctx.saveFacts(this.host.id, { last_event_at: at });
+    }
+  }
+
+  /** Lists and inspects every container; after a reconnect, differences become events. */
+  private async resync(gen: number, docker: Docker): Promise<void> {
+    const listed = await docker.listContainers({ all: true });
+    const fresh = new Map<string, EngineContainer>();
+    const queue = listed.map((c) => c.Id);
+    const worker = async () => {
+      for (let full = queue.shift(); full !== undefined; full = queue.shift()) {
+        const c = await this.inspect(full);
+        if (c !== null) fresh.set(c.id, c);
+      }
+    };
+    await Promise.all(Array.from({ length: INSPECT_CONCURRENCY }, worker));
+    if (gen !== this.generation) return;
+    if (this.synced) await this.recordDrift(fresh);
+    this.containers.clear();
+    for (const [id, c] of fresh) this.containers.set(id, c);
+    this.synced = true;
+    this.ctx.containersChanged(this.host.id);
+  }
+
+  /** State changes the replayed events did not explain (the engine's event buffer is finite). */
+  private async recordDrift(fresh: Map<string, EngineContainer>): Promise<void> {
+    for (const [id, before] of this.containers) {
+      const after = fresh.get(id);
+      if (after?.state === before.state) continue;
+      await this.ctx.record({
+        severity: 'info',
+        category: 'container',
+        event_type: 'state_change',
+        title: `Container ${after ? 'State Changed' : 'Removed'}: ${before.name}`,
+        message: 'Detected after reconnecting to the engine',
+        host_id: this.host.id,
+        host_name: this.host.name,
+        container_id: `${this.host.id}:${id}`,
+        container_name: before.name,
+        old_state: before.state,
+        new_state: after?.state ?? 'removed',
+        triggered_by: 'engine',
+      });
+    }
+  }
+
+  private async inspect(fullId: string): Promise<EngineContainer | null> {
+    try {
+      return fromInspect(
+        await (this.docker ?? createEngineClient(this.host.endpoint))
+          .getContainer(fullId)
+          .inspect(),
+      );
+    } catch {
+      return null; // removed in the meantime
+    }
+  }
+
+  /** A ping every 3 s; two misses in a row mean the engine is gone (offline within 10 s). */
+  private startHeartbeat(gen: number, docker: Docker): void {
+    this.missedPings = 0;
+    const beat = async () => {
+      try {
+        await withTimeout(docker.ping(), Math.min(2500, this.ctx.timeoutMs()));
+        this.missedPings = 0;
+        this.lastChecked = new Date().toISOString();
+      } catch (err) {
+        if (++this.missedPings >= 2) {
+          this.fail(gen, err);
+          return;
+        }
+      }
+      if (gen === this.generation)
+        this.heartbeatTimer = setTimeout(() => void beat(), HEARTBEAT_MS);
+    };
+    this.heartbeatTimer = setTimeout(() => void beat(), HEARTBEAT_MS);
+  }
+
+  private fail(gen: number, err: unknown): void {
+    if (gen !== this.generation) return;
+    this.generation++;
+    this.teardown();
+    const reason = describeEngineError(err, this.host.endpoint.url);
+    const wasUp = this.status !== 'offline';
+    this.setStatus('offline', reason);
+    if (wasUp) {
+      void this.ctx.record({
+        severity: 'error',
+        category: 'host',
+        event_type: 'disconnection',
+        title: `Host ${this.host.name} disconnected`,
+        message: reason,
+        host_id: this.host.id,
+        host_name: this.host.name,
+        triggered_by: 'system',
+      });
+    }
+    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private teardown(): void {
+    clearTimeout(this.heartbeatTimer);
+    if (this.stream !== null) destroyStream(this.stream);
+    this.stream = null;
+  }
+
+  private setStatus(status: HostStatus, error: string | null): void {
+    const changed = status !== this.status || error !== this.error;
+    const cameOnline = this.status === 'offline' && status !== 'offline';
+    this.status = status;
+    this.error = error;
+    if (!changed) return;
+    this.ctx.statusChanged(this.host.id, status, error);
+    if (cameOnline) {
+      void this.ctx.record({
+        severity: 'info',
+        category: 'host',
+        event_type: 'connection',
+        title: `Host ${this.host.name} connected`,
+        host_id: this.host.id,
+        host_name: this.host.name,
+        triggered_by: 'system',
+      });
+    }
+  }
+}
+
+function destroyStream(stream: NodeJS.ReadableStream): void {
+  const s = stream as NodeJS.ReadableStream & { destroy?: () => void };
+  s.removeAllListeners('end');
+  s.removeAllListeners('error');
+  s.on('error', () => undefined);
+  s.destroy?.();
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+      ms,
+    );
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

@@ -1,0 +1,189 @@
+import type { Container, LiveMessageOf } from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { LiveHub } from '../../platform/live-hub.js';
+import type { ContainerSettings } from '../containers/container-settings.js';
+import type { EventsService } from '../events/index.js';
+import type { HostRow, HostRuntime, HostRuntimeSource, HostsService } from '../hosts/index.js';
+import type { SettingsService } from '../settings/index.js';
+import type { StatsSource } from '../stats/host-stats-collector.js';
+import { HostSupervisor, type SupervisedHost } from './host-supervisor.js';
+import { HostSparklines, hostStatsOf, toContainer } from './live-snapshot.js';
+
+export interface MonitorDeps {
+  log: FastifyBaseLogger;
+  hub: LiveHub;
+  events: EventsService;
+  settings: SettingsService;
+  hosts: HostsService;
+  containerSettings: ContainerSettings;
+  statsSource: StatsSource;
+}
+
+/** Without a browser watching, stats are sampled this often at most (states stay exact). */
+const IDLE_TICK_MS = 10_000;
+/** State changes are pushed after this quiet period, so a burst becomes one message. */
+const PUSH_DEBOUNCE_MS = 25;
+
+/**
+ * One supervisor per registered host, a stats tick at `polling_interval`, and the live
+ * `containers_update` (on every tick, and right after any state change).
+ */
+export class MonitorService implements HostRuntimeSource {
+  private readonly supervisors = new Map<string, HostSupervisor>();
+  private readonly hostSparklines = new HostSparklines();
+  private tickTimer: NodeJS.Timeout | undefined;
+  private pushTimer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(private readonly deps: MonitorDeps) {}
+
+  async start(): Promise<void> {
+    this.running = true;
+    for (const row of await this.deps.hosts.rows()) this.hostAdded(row);
+    this.scheduleTick(0);
+    this.deps.hub.onConnectionCountChange((count) => {
+      if (count === 1) this.scheduleTick(0); // a browser arrived: full cadence now
+    });
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.tickTimer);
+    clearTimeout(this.pushTimer);
+    for (const sup of this.supervisors.values()) sup.stop();
+  }
+
+  supervisor(hostId: string): HostSupervisor | undefined {
+    return this.supervisors.get(hostId);
+  }
+
+  runtimeOf(hostId: string): HostRuntime | null {
+    const sup = this.supervisors.get(hostId);
+    if (sup === undefined) return null;
+    const all = [...sup.containers.values()];
+    const running = all.filter((c) => c.state === 'running').length;
+    return {
+      status: sup.status,
+      error: sup.error,
+      last_checked: sup.lastChecked,
+      container_count: all.length,
+      containers: { total: all.length, running, stopped: all.length - running },
+      stats: sup.status === 'offline' ? null : hostStatsOf(sup),
+      sparklines: this.hostSparklines.of(hostId),
+    };
+  }
+
+  hostAdded(row: HostRow): void {
+    const sup = new HostSupervisor(this.supervised(row), {
+      log: this.deps.log,
+      statsSource: this.deps.statsSource,
+      timeoutMs: () => this.deps.settings.get().connection_timeout * 1000,
+      record: (event) => this.deps.events.record(event),
+      saveFacts: (id, facts) => this.deps.hosts.saveEngineFacts(id, facts),
+      containersChanged: () => this.pushSoon(),
+      statusChanged: (hostId, status, error) => {
+        this.deps.hub.publish({
+          type: 'host_status_changed',
+          data: { host_id: hostId, status, error },
+        });
+        this.pushSoon();
+      },
+    });
+    this.supervisors.set(row.id, sup);
+    sup.start();
+  }
+
+  hostChanged(row: HostRow): void {
+    this.supervisors.get(row.id)?.update(this.supervised(row));
+  }
+
+  hostRemoved(hostId: string): void {
+    this.supervisors.get(hostId)?.stop();
+    this.supervisors.delete(hostId);
+    this.hostSparklines.forget(hostId);
+    this.deps.containerSettings.forgetHost(hostId);
+    this.pushSoon();
+  }
+
+  /** Every container of every reachable host (or of one host). */
+  listContainers(hostId?: string): Container[] {
+    const defaultAutoRestart = this.deps.settings.get().default_auto_restart;
+    const out: Container[] = [];
+    for (const sup of this.supervisors.values()) {
+      if (hostId !== undefined && sup.id !== hostId) continue;
+      if (sup.status === 'offline') continue;
+      for (const c of sup.containers.values()) {
+        out.push(
+          toContainer(sup, c, this.deps.containerSettings.get(sup.id, c.name), defaultAutoRestart),
+        );
+      }
+    }
+    return out;
+  }
+
+  /** The payload of `containers_update`. */
+  snapshot(): LiveMessageOf<'containers_update'>['data'] {
+    const host_metrics: Record<string, ReturnType<typeof hostStatsOf>> = {};
+    const host_sparklines: Record<string, { cpu: number[]; mem: number[]; net: number[] }> = {};
+    const container_sparklines: Record<string, { cpu: number[]; mem: number[]; net: number[] }> =
+      {};
+    for (const sup of this.supervisors.values()) {
+      if (sup.status === 'offline') continue;
+      host_metrics[sup.id] = hostStatsOf(sup);
+      const spark = this.hostSparklines.of(sup.id);
+      if (spark !== null) host_sparklines[sup.id] = spark;
+      for (const [id, set] of sup.stats.sparklines)
+        container_sparklines[`${sup.id}:${id}`] = set.toJSON();
+    }
+    return {
+      containers: this.listContainers(),
+      host_metrics,
+      host_sparklines,
+      container_sparklines,
+      timestamp: new Date().toISOString(),
+    };
+  }
+
+  /** Publishes a containers_update shortly (coalescing bursts of engine events). */
+  pushSoon(): void {
+    if (this.pushTimer !== undefined || this.deps.hub.connectionCount === 0) return;
+    this.pushTimer = setTimeout(() => {
+      this.pushTimer = undefined;
+      this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
+    }, PUSH_DEBOUNCE_MS);
+  }
+
+  private scheduleTick(delayMs: number): void {
+    clearTimeout(this.tickTimer);
+    if (!this.running) return;
+    this.tickTimer = setTimeout(() => void this.tick(), delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    const started = Date.now();
+    await Promise.all(
+      [...this.supervisors.values()].map(async (sup) => {
+        try {
+          await sup.collectStats();
+          if (sup.status !== 'offline') this.hostSparklines.push(sup.id, hostStatsOf(sup));
+        } catch (err) {
+          this.deps.log.warn({ err, host: sup.name }, 'stats pass failed');
+        }
+      }),
+    );
+    const watching = this.deps.hub.connectionCount > 0;
+    if (watching) this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
+    const interval = this.deps.settings.get().polling_interval * 1000;
+    const period = watching ? interval : Math.max(interval, IDLE_TICK_MS);
+    this.scheduleTick(Math.max(0, period - (Date.now() - started)));
+  }
+
+  private supervised(row: HostRow): SupervisedHost {
+    return {
+      id: row.id,
+      name: row.name,
+      endpoint: this.deps.hosts.endpointOf(row),
+      lastEventAt: row.last_event_at,
+    };
+  }
+}

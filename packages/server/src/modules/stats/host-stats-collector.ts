@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import type Docker from 'dockerode';
+import { sampleFromEngineStats, type EngineStatsJson } from './api-sample.js';
+import {
+  locateCgroup,
+  parseMountinfo,
+  readCgroupSample,
+  type CgroupLocation,
+  type CgroupMounts,
+} from './cgroup-files.js';
+import { SparklineSet } from './ring-buffer.js';
+import { computeStats, type ContainerStats, type RawSample } from './stats-sample.js';
+
+/** auto: files when the container's processes are visible here, else the Engine API. */
+export type StatsSource = 'auto' | 'files' | 'api';
+
+export interface StatsTarget {
+  id: string;
+  fullId: string;
+  pid: number;
+}
+
+/** API reads in flight per engine: enough for a 2 s cadence without flooding dockerd. */
+const API_CONCURRENCY = 16;
+const API_TIMEOUT_MS = 5000;
+
+let cachedMounts: CgroupMounts | null | undefined;
+function hostCgroupMounts(): CgroupMounts | null {
+  if (cachedMounts === undefined) {
+    try {
+      cachedMounts = parseMountinfo(readFileSync('/proc/self/mountinfo', 'utf8'));
+    } catch {
+      cachedMounts = null;
+    }
+  }
+  return cachedMounts;
+}
+
+/**
+ * Live stats of one engine's running containers, collected the cheapest exact way
+ * (docs/decisions/005): cgroup and /proc files when visible, one-shot API reads otherwise.
+ * One collector per engine, shared by every browser.
+ */
+export class HostStatsCollector {
+  private readonly previous = new Map<string, RawSample>();
+  private readonly locations = new Map<string, CgroupLocation>();
+  private readonly latest = new Map<string, ContainerStats>();
+  private readonly sources = new Map<string, 'files' | 'api'>();
+  readonly sparklines = new Map<string, SparklineSet>();
+
+  constructor(
+    private readonly source: StatsSource,
+    private readonly machineMemory: () => number,
+  ) {}
+
+  /** Takes one sample of every target; containers that are gone are forgotten. */
+  async collect(docker: Docker, targets: StatsTarget[]): Promise<{ failed: number }> {
+    const wanted = new Set(targets.map((t) => t.id));
+    for (const id of [...this.latest.keys()]) if (!wanted.has(id)) this.forget(id);
+    const viaApi: StatsTarget[] = [];
+    let failed = 0;
+    for (const target of targets) {
+      const sample = this.source === 'api' ? null : this.readFiles(target);
+      if (sample === null) viaApi.push(target);
+      else this.record(target.id, sample, 'files');
+    }
+    const queue = [...viaApi];
+    const worker = async () => {
+      for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
+        try {
+          this.record(t.id, await this.readApi(docker, t), 'api');
+        } catch {
+          failed++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(API_CONCURRENCY, queue.length) }, worker));
+    return { failed };
+  }
+
+  statsOf(id: string): ContainerStats | undefined {
+    return this.latest.get(id);
+  }
+
+  sourceOf(id: string): 'files' | 'api' | undefined {
+    return this.sources.get(id);
+  }
+
+  forget(id: string): void {
+    this.previous.delete(id);
+    this.locations.delete(id);
+    this.latest.delete(id);
+    this.sources.delete(id);
+    this.sparklines.delete(id);
+  }
+
+  private record(id: string, sample: RawSample, source: 'files' | 'api'): void {
+    const stats = computeStats(this.previous.get(id), sample);
+    this.previous.set(id, sample);
+    this.latest.set(id, stats);
+    this.sources.set(id, source);
+    let spark = this.sparklines.get(id);
+    if (spark === undefined) this.sparklines.set(id, (spark = new SparklineSet()));
+    spark.push(stats.cpu_percent, stats.memory_percent, stats.net_bytes_per_sec);
+  }
+
+  /** A file sample, or null when this container's files are not visible from here. */
+  private readFiles(target: StatsTarget): RawSample | null {
+    const mounts = hostCgroupMounts();
+    if (mounts === null || target.pid <= 0) return null;
+    let loc = this.locations.get(target.id);
+    if (loc?.pid !== target.pid) {
+      // A restart gives the container a new init PID: resolve again.
+      const found = locateCgroup(mounts, target.pid, target.fullId);
+      if (found === null) return null;
+      this.locations.set(target.id, (loc = found));
+    }
+    try {
+      return readCgroupSample(loc, this.machineMemory());
+    } catch {
+      this.locations.delete(target.id);
+      return null;
+    }
+  }
+
+  private async readApi(docker: Docker, target: StatsTarget): Promise<RawSample> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), API_TIMEOUT_MS);
+    try {
+      // docker-modem honours abortSignal; the type definitions do not list it.
+      const options = Object.assign(
+        { stream: false as const, 'one-shot': true },
+        { abortSignal: controller.signal },
+      );
+      const json: EngineStatsJson = await docker.getContainer(target.fullId).stats(options);
+      const sample = sampleFromEngineStats(json);
+      if (sample.memoryLimit <= 0) sample.memoryLimit = this.machineMemory();
+      return sample;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from './config/config.js';
+import type { Db } from './db/database.js';
+import { probeEngine } from './docker/index.js';
+import { AuthService, createAuthStore } from './modules/auth/index.js';
+import {
+  ContainerSettings,
+  ContainersService,
+  createContainersStore,
+} from './modules/containers/index.js';
+import { createEventsStore, EventsService } from './modules/events/index.js';
+import { createHostsStore, HostsService, type ProbeEngine } from './modules/hosts/index.js';
+import { MonitorService } from './modules/monitor/monitor.service.js';
+import {
+  createPreferencesStore,
+  createSettingsStore,
+  PreferencesService,
+  SettingsService,
+} from './modules/settings/index.js';
+import { readVersion } from './modules/system/index.js';
+import { LiveHub } from './platform/live-hub.js';
+import { SecretBox } from './platform/secret-box.js';
+
+/** The services of a running app, for main, tests and the routes. */
+export interface AppServices {
+  db: Db;
+  hub: LiveHub;
+  auth: AuthService;
+  settings: SettingsService;
+  preferences: PreferencesService;
+  events: EventsService;
+  hosts: HostsService;
+  monitor: MonitorService;
+  containers: ContainersService;
+  probe: ProbeEngine;
+  version: string;
+}
+
+/** The composition root: every service built once, each given what it needs. */
+export async function createServices(
+  config: AppConfig,
+  db: Db,
+  log: FastifyBaseLogger,
+): Promise<AppServices> {
+  const hub = new LiveHub(log);
+  const settings = new SettingsService(createSettingsStore(db), log);
+  await settings.load();
+  const probe: ProbeEngine = (endpoint) =>
+    probeEngine(endpoint, settings.get().connection_timeout * 1000);
+  const events = new EventsService(createEventsStore(db), hub);
+  const hosts = new HostsService(
+    createHostsStore(db),
+    SecretBox.open(config.dataDir),
+    events,
+    hub,
+    probe,
+  );
+  const containerSettings = new ContainerSettings(createContainersStore(db));
+  await containerSettings.load();
+  const monitor = new MonitorService({
+    log,
+    hub,
+    events,
+    settings,
+    hosts,
+    containerSettings,
+    statsSource: config.statsSource,
+  });
+  hosts.attachRuntime(monitor);
+  return {
+    db,
+    hub,
+    auth: new AuthService(createAuthStore(db), log),
+    settings,
+    preferences: new PreferencesService(createPreferencesStore(db)),
+    events,
+    hosts,
+    monitor,
+    containers: new ContainersService(monitor, events),
+    probe,
+    version: readVersion(),
+  };
+}

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EngineEndpoint } from '../docker/index.js';
+
+interface TlsPaths {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+export interface RigEngine {
+  name: 'local' | 'plain' | 'tls';
+  url: string;
+  /** The engine's own unix socket, for the docker CLI in tests. */
+  socket: string;
+  pidFile?: string;
+  tls?: TlsPaths;
+  wrongTls?: TlsPaths;
+}
+
+export interface Rig {
+  engines: RigEngine[];
+  images: { busybox: string; httpd: string };
+  script: string;
+}
+
+const rigDir = () => process.env.BERTH_RIG_DIR ?? '/tmp/berth-rig';
+
+/** The rig written by `bash scripts/engines.sh up`; a missing rig fails loudly, never skips. */
+export function readRig(): Rig {
+  const path = join(rigDir(), 'engines.json');
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Rig;
+  } catch {
+    throw new Error(`No engine rig at ${path}: run \`bash scripts/engines.sh up\` first`);
+  }
+}
+
+export function rigEngine(name: RigEngine['name']): RigEngine {
+  const engine = readRig().engines.find((e) => e.name === name);
+  if (engine === undefined) throw new Error(`engine ${name} missing from the rig`);
+  return engine;
+}
+
+const pem = (paths: TlsPaths) => ({
+  ca: readFileSync(paths.ca, 'utf8'),
+  cert: readFileSync(paths.cert, 'utf8'),
+  key: readFileSync(paths.key, 'utf8'),
+});
+
+/** The endpoint of a rig engine with its PEM texts read (or the wrong client certificate). */
+export function endpointOf(engine: RigEngine, { wrongCert = false } = {}): EngineEndpoint {
+  const paths = wrongCert ? engine.wrongTls : engine.tls;
+  return { url: engine.url, tls: paths === undefined ? null : pem(paths) };
+}
+
+/** The docker CLI against one rig engine (through its unix socket). */
+export function dockerCli(engine: RigEngine, args: string[]): string {
+  return execFileSync('docker', ['-H', engine.socket, ...args], { encoding: 'utf8' }).trim();
+}
+
+/** stop, crash or start an extra engine through the rig script. */
+export function rigControl(action: 'stop' | 'crash' | 'start', name: 'plain' | 'tls'): void {
+  execFileSync('bash', [readRig().script, action, name], { stdio: 'ignore' });
+}
