@@ -56,10 +56,14 @@ export function fromInspect(info: ContainerInspectInfo): EngineContainer {
     ports: portsOf(info),
     volumes: info.Mounts.map((m) => `${m.Type === 'volume' ? m.Name : m.Source}:${m.Destination}`),
     env: envOf(info.Config.Env),
-    // Images without labels report null, which the type definitions leave out.
-    labels: (info.Config.Labels as Record<string, string> | null) ?? {},
+    labels: labelsOf(info.Config.Labels),
     pid: info.State.Pid,
   };
+}
+
+/** Images without labels report null, which the type definitions leave out. */
+function labelsOf(labels: Record<string, string> | null | undefined): Record<string, string> {
+  return labels ?? {};
 }
 
 function portsOf(info: ContainerInspectInfo): string[] {
