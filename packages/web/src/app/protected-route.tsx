@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { Skeleton } from '@/components/ui/skeleton';
+import { meQueryOptions } from '@/lib/queries';
+import { paths } from './paths';
+
+/** The current user, or null when signed out (a 401 is an answer, not an error). */
+export function useCurrentUser() {
+  return useQuery(meQueryOptions());
+}
+
+function SessionSkeleton() {
+  return (
+    <div className="flex h-full" aria-busy="true" aria-label="Checking your session">
+      <div className="w-60 border-r border-slate-800 p-4">
+        <Skeleton className="h-8 w-32" />
+      </div>
+      <div className="flex-1 space-y-4 p-8">
+        <Skeleton className="h-8 w-48" />
+        <Skeleton className="h-32 w-full" />
+        <Skeleton className="h-32 w-full" />
+      </div>
+    </div>
+  );
+}
+
+/** Protected area: a skeleton while the session is checked, /login without one. */
+export function ProtectedRoute() {
+  const { data: user, isPending } = useCurrentUser();
+  const location = useLocation();
+  if (isPending) return <SessionSkeleton />;
+  if (!user)
+    return (
+      <Navigate
+        to={paths.login}
+        replace
+        state={{ from: `${location.pathname}${location.search}` }}
+      />
+    );
+  return <Outlet />;
+}
+
+/** /login: straight on (to where a protected route sent the user from) when signed in. */
+export function PublicOnlyRoute() {
+  const { data: user, isPending } = useCurrentUser();
+  const from = (useLocation().state as { from?: string } | null)?.from ?? paths.dashboard;
+  if (isPending) return null;
+  if (user) return <Navigate to={user.is_first_login ? paths.dashboard : from} replace />;
+  return <Outlet />;
+}

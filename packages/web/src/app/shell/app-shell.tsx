@@ -1,0 +1,45 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Outlet } from 'react-router';
+import { ChangePasswordDialog } from '@/features/auth';
+import { useMediaQuery } from '@/hooks/use-media-query';
+import { LiveProvider } from '@/lib/live/live-provider';
+import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
+import { meQueryOptions } from '@/lib/queries';
+import { BlackoutBanner } from './blackout-banner';
+import { Sidebar } from './sidebar';
+
+/** Below this width the sidebar collapses on its own (spec 1 §9). */
+const NARROW = '(max-width: 1023.98px)';
+
+/** The frame of every protected screen: sidebar, banner, content, forced password change. */
+export function AppShell() {
+  const user = useQuery(meQueryOptions()).data;
+  const firstLogin = user?.is_first_login === true;
+  const prefs = usePreferences(user !== undefined && user !== null && !firstLogin);
+  const updatePrefs = useUpdatePreferences();
+  const narrow = useMediaQuery(NARROW);
+  // On a narrow window the toggle opens the sidebar for now, without changing the saved choice.
+  const [narrowOpen, setNarrowOpen] = useState(false);
+  const saved = prefs.data?.sidebar_collapsed ?? false;
+  const collapsed = narrow ? !narrowOpen : saved;
+  const toggle = () => {
+    if (narrow) setNarrowOpen((open) => !open);
+    else updatePrefs.mutate({ sidebar_collapsed: !saved });
+  };
+  if (!user) return null;
+  return (
+    <LiveProvider enabled={!firstLogin}>
+      <div className="flex h-full overflow-hidden">
+        <Sidebar user={user} collapsed={collapsed} onToggle={toggle} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <BlackoutBanner />
+          <main className="flex-1 overflow-y-auto px-6 py-6 lg:px-8">
+            {!firstLogin && <Outlet />}
+          </main>
+        </div>
+      </div>
+      {firstLogin && <ChangePasswordDialog open forced onOpenChange={() => undefined} />}
+    </LiveProvider>
+  );
+}

@@ -1,0 +1,22 @@
+import {
+  Bell,
+  Boxes,
+  History,
+  LayoutDashboard,
+  ScrollText,
+  Server,
+  Settings,
+  type LucideIcon,
+} from 'lucide-react';
+import { paths } from '../paths';
+
+/** The seven sidebar entries of spec 1 §2, in order. */
+export const NAV_ITEMS: { label: string; to: string; icon: LucideIcon }[] = [
+  { label: 'Dashboard', to: paths.dashboard, icon: LayoutDashboard },
+  { label: 'Hosts', to: paths.hosts, icon: Server },
+  { label: 'Containers', to: paths.containers, icon: Boxes },
+  { label: 'Container Logs', to: paths.logs, icon: ScrollText },
+  { label: 'Events', to: paths.events, icon: History },
+  { label: 'Alerts', to: paths.alerts, icon: Bell },
+  { label: 'Settings', to: paths.settings, icon: Settings },
+];

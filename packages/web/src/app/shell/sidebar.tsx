@@ -1,0 +1,95 @@
+import type { User } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Anchor, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
+import { NavLink } from 'react-router';
+import { cn } from '@/lib/cn';
+import { healthQueryOptions } from '@/lib/queries';
+import { RELEASE_NOTES_URL } from '../paths';
+import { LiveStatusIndicator } from './live-status';
+import { NAV_ITEMS } from './nav-items';
+import { UserMenu } from './user-menu';
+
+interface SidebarProps {
+  user: User;
+  collapsed: boolean;
+  onToggle: () => void;
+}
+
+/** Navigation, live status, user menu and product version (spec 1 §2, spec 3 §2). */
+export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
+  const version = useQuery(healthQueryOptions()).data?.version;
+  return (
+    <aside
+      data-testid="sidebar"
+      data-collapsed={collapsed}
+      className={cn(
+        'flex h-full shrink-0 flex-col border-r border-slate-800 bg-slate-900/70 transition-[width] duration-200',
+        collapsed ? 'w-16' : 'w-60',
+      )}
+    >
+      <div
+        className={cn(
+          'flex h-14 items-center gap-2 border-b border-slate-800 px-3',
+          collapsed && 'justify-center',
+        )}
+      >
+        {!collapsed && (
+          <span className="flex flex-1 items-center gap-2 font-semibold text-white">
+            <Anchor className="h-5 w-5 text-accent" aria-hidden /> Berth
+          </span>
+        )}
+        <button
+          type="button"
+          onClick={onToggle}
+          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+          className="rounded-md p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white"
+        >
+          {collapsed ? (
+            <PanelLeftOpen className="h-4 w-4" />
+          ) : (
+            <PanelLeftClose className="h-4 w-4" />
+          )}
+        </button>
+      </div>
+      <nav className="flex-1 space-y-1 p-2" aria-label="Main">
+        {NAV_ITEMS.map(({ label, to, icon: Icon }) => (
+          <NavLink
+            key={to}
+            to={to}
+            end={to === '/' || to === '/alerts'}
+            title={collapsed ? label : undefined}
+            className={({ isActive }) =>
+              cn(
+                'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors',
+                isActive
+                  ? 'bg-accent/15 text-accent'
+                  : 'text-slate-300 hover:bg-slate-800 hover:text-white',
+                collapsed && 'justify-center px-0',
+              )
+            }
+          >
+            <Icon className="h-4 w-4 shrink-0" aria-hidden />
+            <span className={cn(collapsed && 'sr-only')}>{label}</span>
+          </NavLink>
+        ))}
+      </nav>
+      <div className="space-y-1 border-t border-slate-800 p-2">
+        <LiveStatusIndicator collapsed={collapsed} />
+        <UserMenu user={user} collapsed={collapsed} />
+        {version !== undefined && (
+          <a
+            href={RELEASE_NOTES_URL}
+            target="_blank"
+            rel="noreferrer"
+            className={cn(
+              'block px-3 py-1 text-xs text-slate-500 hover:text-slate-300',
+              collapsed && 'text-center px-0',
+            )}
+          >
+            v{version}
+          </a>
+        )}
+      </div>
+    </aside>
+  );
+}

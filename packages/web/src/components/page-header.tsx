@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+
+/** The heading block every screen starts with. */
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: string;
+  subtitle?: string;
+  actions?: ReactNode;
+}) {
+  return (
+    <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-white">{title}</h1>
+        {subtitle !== undefined && <p className="mt-1 text-sm text-slate-400">{subtitle}</p>}
+      </div>
+      {actions}
+    </header>
+  );
+}

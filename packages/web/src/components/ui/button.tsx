@@ -1,0 +1,39 @@
+import type { ButtonHTMLAttributes } from 'react';
+import { cn } from '@/lib/cn';
+
+const VARIANTS = {
+  primary: 'bg-accent text-white hover:bg-accent-strong disabled:bg-accent/50',
+  secondary: 'border border-slate-700 bg-slate-800 text-slate-100 hover:bg-slate-700',
+  ghost: 'text-slate-300 hover:bg-slate-800 hover:text-white',
+  danger: 'bg-red-600 text-white hover:bg-red-500',
+} as const;
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: keyof typeof VARIANTS;
+  size?: 'sm' | 'md' | 'icon';
+}
+
+/** Our button: one look per variant, visible focus ring. */
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  className,
+  type = 'button',
+  ...props
+}: ButtonProps) {
+  return (
+    <button
+      type={type}
+      className={cn(
+        'inline-flex items-center justify-center gap-2 rounded-md text-sm font-medium transition-colors',
+        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed',
+        size === 'sm' && 'h-8 px-3',
+        size === 'md' && 'h-10 px-4',
+        size === 'icon' && 'h-8 w-8',
+        VARIANTS[variant],
+        className,
+      )}
+      {...props}
+    />
+  );
+}

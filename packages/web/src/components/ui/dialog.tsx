@@ -1,0 +1,71 @@
+import { X } from 'lucide-react';
+import { Dialog as RadixDialog } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { cn } from '@/lib/cn';
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: string;
+  /** A forced dialog has no close button and ignores Escape and outside clicks. */
+  forced?: boolean;
+  className?: string;
+  children: ReactNode;
+}
+
+/** A centred modal dialog on Radix, with our look. */
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  forced = false,
+  className,
+  children,
+}: DialogProps) {
+  const block = (e: Event) => {
+    if (forced) e.preventDefault();
+  };
+  return (
+    <RadixDialog.Root open={open} onOpenChange={(next) => !forced && onOpenChange(next)}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/60 backdrop-blur-sm" />
+        <RadixDialog.Content
+          onEscapeKeyDown={block}
+          onPointerDownOutside={block}
+          onInteractOutside={block}
+          className={cn(
+            'fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2',
+            'rounded-xl border border-slate-800 bg-slate-900 p-6 shadow-2xl',
+            className,
+          )}
+        >
+          <div className="mb-4 flex items-start justify-between gap-4">
+            <div>
+              <RadixDialog.Title className="text-lg font-semibold text-white">
+                {title}
+              </RadixDialog.Title>
+              {description === undefined ? (
+                <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
+              ) : (
+                <RadixDialog.Description className="mt-1 text-sm text-slate-400">
+                  {description}
+                </RadixDialog.Description>
+              )}
+            </div>
+            {!forced && (
+              <RadixDialog.Close
+                aria-label="Close"
+                className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white"
+              >
+                <X className="h-4 w-4" />
+              </RadixDialog.Close>
+            )}
+          </div>
+          {children}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

@@ -1,0 +1,53 @@
+import { DropdownMenu as Radix } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { cn } from '@/lib/cn';
+
+export const DropdownMenu = Radix.Root;
+export const DropdownMenuTrigger = Radix.Trigger;
+
+export function DropdownMenuContent({
+  children,
+  className,
+  side = 'top',
+}: {
+  children: ReactNode;
+  className?: string;
+  side?: 'top' | 'bottom' | 'right';
+}) {
+  return (
+    <Radix.Portal>
+      <Radix.Content
+        side={side}
+        sideOffset={6}
+        align="start"
+        className={cn(
+          'z-50 min-w-48 rounded-lg border border-slate-700 bg-slate-900 p-1 shadow-xl',
+          className,
+        )}
+      >
+        {children}
+      </Radix.Content>
+    </Radix.Portal>
+  );
+}
+
+export function DropdownMenuItem({
+  children,
+  onSelect,
+}: {
+  children: ReactNode;
+  onSelect: () => void;
+}) {
+  return (
+    <Radix.Item
+      onSelect={onSelect}
+      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800 data-[highlighted]:text-white"
+    >
+      {children}
+    </Radix.Item>
+  );
+}
+
+export function DropdownMenuSeparator() {
+  return <Radix.Separator className="my-1 h-px bg-slate-800" />;
+}

@@ -1,0 +1,2 @@
+export { AlertsPage } from './components/alerts-page';
+export { AlertRulesPage } from './components/alert-rules-page';

@@ -1,0 +1,53 @@
+import {
+  loginResponseSchema,
+  okSchema,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type UpdateProfileRequest,
+  type User,
+} from '@berth/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { meQueryOptions } from '@/lib/queries';
+
+const login = async (body: LoginRequest): Promise<User> =>
+  (await api('/v2/auth/login', loginResponseSchema, { method: 'POST', body })).user;
+
+/** Signs in and primes the current-user cache with the answer. */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: (user) => queryClient.setQueryData(meQueryOptions().queryKey, user),
+  });
+}
+
+/** Signs out and clears every cached query (spec 1 §4: logout clears all cached data). */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api('/v2/auth/logout', okSchema, { method: 'POST' }),
+    onSettled: () => {
+      queryClient.clear();
+      queryClient.setQueryData(meQueryOptions().queryKey, null);
+    },
+  });
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangePasswordRequest) =>
+      api('/v2/auth/change-password', okSchema, { method: 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }),
+  });
+}
+
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: UpdateProfileRequest) =>
+      (await api('/v2/auth/update-profile', loginResponseSchema, { method: 'POST', body })).user,
+    onSuccess: (user) => queryClient.setQueryData(meQueryOptions().queryKey, user),
+  });
+}

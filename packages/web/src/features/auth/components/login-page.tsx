@@ -1,0 +1,91 @@
+import { Anchor } from 'lucide-react';
+import { useState, type SyntheticEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { FormError } from '@/components/ui/form-error';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { ApiError, NetworkError } from '@/lib/api-client';
+import { useLogin } from '../api/auth-api';
+import { syncTimezoneOffset } from '../api/sync-timezone';
+import { pendingPassword } from '../pending-password';
+
+/** Spec 1 §8: the sign-in error texts by cause. */
+function loginErrorText(err: unknown): string {
+  if (err instanceof NetworkError)
+    return 'Connection error. Please check if the backend is running.';
+  if (err instanceof ApiError && err.status === 401) return 'Invalid username or password';
+  if (err instanceof ApiError && err.status === 429)
+    return 'Too many login attempts. Please try again later.';
+  return 'Login failed. Please try again.';
+}
+
+export function LoginPage() {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const login = useLogin();
+
+  const submit = async (e: SyntheticEvent) => {
+    e.preventDefault();
+    if (username.trim() === '' || password === '') {
+      setError('Please enter both username and password');
+      return;
+    }
+    try {
+      const user = await login.mutateAsync({ username: username.trim(), password });
+      if (user.is_first_login) pendingPassword.set(password);
+      else void syncTimezoneOffset();
+      // The signed-in user is now cached: the /login route moves on to where they were going.
+    } catch (err) {
+      setError(loginErrorText(err));
+    }
+  };
+
+  return (
+    <div className="flex min-h-full items-center justify-center bg-[radial-gradient(ellipse_at_top,_#0c4a6e55,_transparent_60%)] p-6">
+      <form
+        onSubmit={(e) => void submit(e)}
+        className="w-full max-w-sm space-y-5 rounded-2xl border border-slate-800 bg-slate-900/80 p-8 shadow-2xl"
+        noValidate
+      >
+        <div className="flex flex-col items-center gap-2 text-center">
+          <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-accent/15 text-accent">
+            <Anchor className="h-6 w-6" aria-hidden />
+          </span>
+          <h1 className="text-2xl font-semibold text-white">Berth</h1>
+          <p className="text-sm text-slate-400">Docker Container Monitor</p>
+        </div>
+        <div>
+          <Label htmlFor="login-username">Username</Label>
+          <Input
+            id="login-username"
+            autoComplete="username"
+            autoFocus
+            value={username}
+            onChange={(e) => {
+              setUsername(e.target.value);
+              setError(null);
+            }}
+          />
+        </div>
+        <div>
+          <Label htmlFor="login-password">Password</Label>
+          <Input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setError(null);
+            }}
+          />
+        </div>
+        <FormError message={error} />
+        <Button type="submit" className="w-full" disabled={login.isPending}>
+          {login.isPending ? 'Logging in...' : 'Log In'}
+        </Button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { ContainersPage } from './components/containers-page';

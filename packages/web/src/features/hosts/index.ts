@@ -1,0 +1,1 @@
+export { HostsPage } from './components/hosts-page';

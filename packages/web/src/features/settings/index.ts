@@ -1,0 +1,1 @@
+export { SettingsPage } from './components/settings-page';

@@ -1,0 +1,88 @@
+import {
+  containerSchema,
+  eventsResponseSchema,
+  globalSettingsSchema,
+  healthResponseSchema,
+  hostSchema,
+  loginResponseSchema,
+  preferencesSchema,
+} from '@berth/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, ApiError } from './api-client';
+
+/**
+ * Query options shared across features and the live channel. Every query key in the app
+ * comes from a factory here or in a feature's api/ folder, never from a literal.
+ */
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: ['auth', 'me'],
+    // Signed out is an answer (null), not an error.
+    queryFn: async () => {
+      try {
+        return (await api('/v2/auth/me', loginResponseSchema)).user;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return null;
+        throw err;
+      }
+    },
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+
+export const healthQueryOptions = () =>
+  queryOptions({
+    queryKey: ['health'],
+    queryFn: () => api('/health', healthResponseSchema),
+    staleTime: 5 * 60_000,
+  });
+
+export const preferencesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['preferences'],
+    queryFn: () => api('/v2/user/preferences', preferencesSchema),
+    staleTime: 5 * 60_000,
+    retry: 1,
+  });
+
+export const settingsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['settings'],
+    queryFn: () => api('/settings', globalSettingsSchema),
+    staleTime: 5 * 60_000,
+    refetchInterval: 30_000,
+  });
+
+export const hostsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['hosts'],
+    queryFn: () => api('/hosts', z.array(hostSchema)),
+    staleTime: 30_000,
+    refetchInterval: 60_000,
+  });
+
+/** The dashboard's view of hosts (stats, sparklines); refreshed by containers_update. */
+export const dashboardHostsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['hosts', 'dashboard'],
+    queryFn: () => api('/hosts', z.array(hostSchema)),
+    refetchInterval: 10_000,
+  });
+
+export const containersQueryOptions = () =>
+  queryOptions({
+    queryKey: ['containers'],
+    queryFn: () => api('/containers', z.array(containerSchema)),
+    refetchInterval: 5000,
+  });
+
+export const recentEventsQueryOptions = (limit = 10) =>
+  queryOptions({
+    queryKey: ['events', 'recent', limit],
+    queryFn: () => api('/events', eventsResponseSchema, { params: { limit } }),
+    staleTime: 10_000,
+  });
+
+/** The root key every events query starts with, for invalidation on new_event. */
+export const eventsRootKey = () => recentEventsQueryOptions().queryKey.slice(0, 1);
