@@ -209,10 +209,12 @@ cmd_down() {
   fi
   local name
   for name in plain tls; do
-    stop_engine "$name" TERM || stop_engine "$name" KILL || true
+    (stop_engine "$name" TERM) || stop_engine "$name" KILL || true
     ip link del "berth${name}0" 2>/dev/null || true
     umount "/var/lib/berth-rig-$name" 2>/dev/null || true
-    grep -o " /var/lib/berth-rig-$name[^ ]*\| $(run_dir "$name")[^ ]*" /proc/mounts | sort -r | while read -r m; do umount "$m" 2>/dev/null || true; done
+    # dockerd leaves bind mounts behind; unmount the deepest first.
+    { grep -o " /var/lib/berth-rig-$name[^ ]*\| $(run_dir "$name")[^ ]*" /proc/mounts || true; } | sort -r |
+      while read -r m; do umount "$m" 2>/dev/null || true; done
     rm -rf "/var/lib/berth-rig-$name" "$(run_dir "$name")"
   done
   if [ -f "$RIG/local-started-by-rig" ] && [ -f /var/run/docker.pid ]; then

@@ -6,7 +6,11 @@ type ValidationIssue = { instancePath: string; message?: string | undefined };
 
 /** `"username: Required"`: the last path segment names the field, as the UI expects. */
 export function formatValidationIssue(issue: ValidationIssue): string {
-  const field = issue.instancePath.split('/').filter(Boolean).at(-1);
+  // `/severity/0` names the field `severity`: list positions are not field names.
+  const field = issue.instancePath
+    .split('/')
+    .filter((s) => s !== '' && !/^\d+$/.test(s))
+    .at(-1);
   const message = issue.message ?? 'Invalid value';
   return field === undefined ? message : `${field}: ${message}`;
 }

@@ -3,6 +3,8 @@ import {
   containerActionResponseSchema,
   containerSchema,
   containersQuerySchema,
+  tagsResponseSchema,
+  tagSuggestQuerySchema,
 } from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,6 +23,11 @@ export function containersRoutes(
     '/containers',
     { schema: { querystring: containersQuerySchema, response: { 200: z.array(containerSchema) } } },
     (request) => opts.containers.list(request.query.host_id),
+  );
+  api.get(
+    '/tags/suggest',
+    { schema: { querystring: tagSuggestQuerySchema, response: { 200: tagsResponseSchema } } },
+    (request) => ({ tags: opts.containers.suggestTags(request.query.q, request.query.limit) }),
   );
   api.post(
     '/hosts/:hostId/containers/:containerId/:action',

@@ -62,6 +62,20 @@ export class ContainersService {
     return this.monitor.listContainers(hostId);
   }
 
+  /** Container tags (user and derived) containing q, most used first. */
+  suggestTags(q: string, limit: number): string[] {
+    const counts = new Map<string, number>();
+    for (const c of this.monitor.listContainers()) {
+      for (const tag of c.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    }
+    const needle = q.trim().toLowerCase();
+    return [...counts.entries()]
+      .filter(([tag]) => tag.includes(needle))
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, limit)
+      .map(([tag]) => tag);
+  }
+
   /** Runs the action on the engine, records who did it, and pushes the change at once. */
   async act(
     hostId: string,

@@ -25,7 +25,7 @@ function filters(eb: EventsEb, q: EventQuery, now: number) {
   if (q.container_id.length > 0) conds.push(eb('container_id', 'in', q.container_id));
   if (q.event_type !== undefined) conds.push(eb('event_type', '=', q.event_type));
   if (q.container_name !== undefined)
-    conds.push(eb('container_name', 'like', `%${escapeLike(q.container_name)}%`));
+    conds.push(likeEscaped(sql.ref('container_name'), q.container_name));
   if (q.correlation_id !== undefined) conds.push(eb('correlation_id', '=', q.correlation_id));
   const since =
     q.hours !== undefined && q.hours > 0
@@ -44,7 +44,15 @@ function filters(eb: EventsEb, q: EventQuery, now: number) {
 function searchFilter(eb: EventsEb, search: string) {
   const haystack = sql<string>`title || ' ' || coalesce(message, '') || ' ' || coalesce(container_name, '') || ' ' || coalesce(host_name, '')`;
   if (searchMode(search) === 'regex') return eb(haystack, 'regexp', search);
-  return eb(haystack, 'like', `%${escapeLike(search)}%`);
+  return likeEscaped(haystack, search);
+}
+
+/** Case-insensitive substring match where % and _ in the text are literal. */
+function likeEscaped(
+  column: ReturnType<typeof sql<string>> | ReturnType<typeof sql.ref>,
+  text: string,
+) {
+  return sql<boolean>`${column} like ${`%${escapeLike(text)}%`} escape '\\'`;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
