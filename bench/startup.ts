@@ -21,7 +21,8 @@ function residentMb(pid: number): number {
 
 async function once(port: number, dataDir: string): Promise<{ readyMs: number; rssMb: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [MAIN], {
+  // The same V8 flags as scripts/start.sh and `npm start`.
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', MAIN], {
     env: {
       ...process.env,
       BERTH_PORT: String(port),
