@@ -94,9 +94,15 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       if (session.user.is_first_login) return { refused: 'Password change required' };
       return { sessionKey: session.tokenHash };
     },
-    initialState: () =>
-      Promise.resolve({ hosts: [], containers: [], blackout: { is_active: false } }),
+    initialState: async () => ({
+      hosts: await services.hosts.list(),
+      containers: services.monitor.listContainers(),
+      blackout: { is_active: false },
+    }),
   });
+
+  await services.monitor.start();
+  app.addHook('onClose', () => services.monitor.stop());
 
   await registerWebApp(app, config.webDir);
   return app;

@@ -238,7 +238,8 @@ export class HostSupervisor {
       const fresh = await this.inspect(ev.Actor.ID);
       const base = fresh ?? old;
       if (base !== undefined) {
-        const next = { ...base, state: meaning.newState ?? base.state };
+        // Only events that decide a state change it: inspect may already see a later one.
+        const next = { ...base, state: meaning.newState ?? old?.state ?? base.state };
         if (ev.Action === 'die')
           next.exitCode = Number(ev.Actor.Attributes.exitCode ?? next.exitCode ?? 0);
         this.containers.set(id, next);

@@ -161,6 +161,18 @@ export class MonitorService implements HostRuntimeSource {
 
   private async tick(): Promise<void> {
     const started = Date.now();
+    try {
+      await this.collectAndPublish();
+    } catch (err) {
+      this.deps.log.error({ err }, 'monitor tick failed');
+    }
+    const watching = this.deps.hub.connectionCount > 0;
+    const interval = this.deps.settings.get().polling_interval * 1000;
+    const period = watching ? interval : Math.max(interval, IDLE_TICK_MS);
+    this.scheduleTick(Math.max(0, period - (Date.now() - started)));
+  }
+
+  private async collectAndPublish(): Promise<void> {
     await Promise.all(
       [...this.supervisors.values()].map(async (sup) => {
         try {
@@ -171,11 +183,9 @@ export class MonitorService implements HostRuntimeSource {
         }
       }),
     );
-    const watching = this.deps.hub.connectionCount > 0;
-    if (watching) this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
-    const interval = this.deps.settings.get().polling_interval * 1000;
-    const period = watching ? interval : Math.max(interval, IDLE_TICK_MS);
-    this.scheduleTick(Math.max(0, period - (Date.now() - started)));
+    if (this.deps.hub.connectionCount > 0) {
+      this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
+    }
   }
 
   private supervised(row: HostRow): SupervisedHost {
