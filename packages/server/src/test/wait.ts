@@ -6,17 +6,17 @@ export async function waitFor<T>(
   everyMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown;
+  let last: Error | undefined;
   while (Date.now() < deadline) {
     try {
       const value = await probe();
       if (value !== undefined && value !== false) return value;
     } catch (err) {
-      last = err;
+      last = err instanceof Error ? err : new Error(String(err));
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(
-    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last.message}` : ''}`,
   );
 }
