@@ -18,6 +18,8 @@ export default defineConfig({
           include: ['packages/server/src/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Files share the rig's engines and one of them crashes an engine on purpose.
+          fileParallelism: false,
         },
       },
       'packages/*/vitest.config.ts',

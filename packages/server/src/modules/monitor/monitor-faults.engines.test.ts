@@ -1,0 +1,140 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { EventsResponse, Host } from '@berth/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiClient } from '../../test/api.js';
+import { dockerCli, readRig, rigControl, rigEngine } from '../../test/rig.js';
+import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+import { waitFor } from '../../test/wait.js';
+
+/** Faults on the plain-tcp engine: a crash, and a network cut made with iptables. */
+const plain = rigEngine('plain');
+const port = new URL(plain.url.replace('tcp://', 'http://')).port;
+let t: TestApp;
+let api: ReturnType<typeof apiClient>;
+let host: Host;
+
+beforeEach(async () => {
+  t = await buildTestApp();
+  api = apiClient(t.app, await signedInCookie(t.app));
+  host = (await api.post<Host>('/hosts', { name: 'faulty', url: plain.url })).body;
+  await waitFor(
+    'online',
+    async () => (await api.get<Host>(`/hosts/${host.id}`)).body.status === 'online',
+  );
+});
+afterEach(async () => {
+  await t.close();
+  rigControl('start', 'plain');
+  execFileSync('bash', [
+    '-c',
+    `iptables -D INPUT -i lo -p tcp --dport ${port} -j DROP 2>/dev/null || true`,
+  ]);
+  dockerCli(plain, ['ps', '-aq', '--filter', 'label=berth-test=1'])
+    .split('\n')
+    .filter(Boolean)
+    .forEach((id) => dockerCli(plain, ['rm', '-f', id]));
+});
+
+const statusOf = async () => (await api.get<Host>(`/hosts/${host.id}`)).body.status;
+const hostEvents = async () =>
+  (await api.get<EventsResponse>(`/events/host/${host.id}?limit=200`)).body.events;
+const runNamed = (args: string[]) => {
+  const name = `berth-f-${randomBytes(3).toString('hex')}`;
+  dockerCli(plain, [
+    'run',
+    '-d',
+    '--init',
+    '--label',
+    'berth-test=1',
+    '--name',
+    name,
+    readRig().images.busybox,
+    ...args,
+  ]);
+  return name;
+};
+
+describe('a lost engine', () => {
+  it('is offline within 10 s of a crash and online again after a restart, with host events', async () => {
+    const crashed = Date.now();
+    rigControl('crash', 'plain');
+    await waitFor('offline', async () => (await statusOf()) === 'offline', 10_000, 100);
+    expect(Date.now() - crashed).toBeLessThan(10_000);
+    expect((await api.get<Host>(`/hosts/${host.id}`)).body.stats).toBeNull();
+    rigControl('start', 'plain');
+    await waitFor('online again', async () => (await statusOf()) === 'online', 15_000, 100);
+    const types = (await hostEvents()).map((e) => e.event_type);
+    expect(types).toEqual(expect.arrayContaining(['disconnection', 'connection']));
+  }, 60_000);
+
+  it('loses no container event across a 20 s network cut', async () => {
+    const stopping = runNamed(['sleep', '600']);
+    await waitFor(
+      'seen',
+      async () =>
+        (await hostEvents()).some(
+          (e) => e.container_name === stopping && e.event_type === 'started',
+        ),
+      5000,
+    );
+    execFileSync('iptables', [
+      '-I',
+      'INPUT',
+      '-i',
+      'lo',
+      '-p',
+      'tcp',
+      '--dport',
+      port,
+      '-j',
+      'DROP',
+    ]);
+    const cutAt = Date.now();
+    await waitFor(
+      'offline during the cut',
+      async () => (await statusOf()) === 'offline',
+      12_000,
+      200,
+    );
+    // Changes the monitor cannot see while the port drops packets (made through the unix socket).
+    const startedDuringCut = runNamed(['sleep', '600']);
+    dockerCli(plain, ['stop', '-t', '1', stopping]);
+    const exitedDuringCut = runNamed(['sh', '-c', 'exit 3']);
+    await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - (Date.now() - cutAt))));
+    execFileSync('iptables', [
+      '-D',
+      'INPUT',
+      '-i',
+      'lo',
+      '-p',
+      'tcp',
+      '--dport',
+      port,
+      '-j',
+      'DROP',
+    ]);
+    await waitFor('online after the cut', async () => (await statusOf()) === 'online', 15_000, 200);
+    const events = await waitFor(
+      'replayed events',
+      async () => {
+        const list = await hostEvents();
+        const has = (name: string, type: string) =>
+          list.some((e) => e.container_name === name && e.event_type === type);
+        return has(startedDuringCut, 'started') &&
+          has(stopping, 'died') &&
+          has(exitedDuringCut, 'died')
+          ? list
+          : undefined;
+      },
+      5000,
+    );
+    const died = events.find(
+      (e) => e.container_name === exitedDuringCut && e.event_type === 'died',
+    );
+    expect(died).toMatchObject({ severity: 'error', message: 'Exit code 3', new_state: 'exited' });
+    const list = await api.get<{ name: string; state: string }[]>(`/containers?host_id=${host.id}`);
+    expect(list.body.find((c) => c.name === startedDuringCut)?.state).toBe('running');
+    expect(list.body.find((c) => c.name === stopping)?.state).toBe('exited');
+  }, 90_000);
+});
