@@ -1,0 +1,327 @@
+// bench/monitor: what watching 3 hosts × N running containers costs, against `docker stats`.
+// Needs the rig (`bash scripts/engines.sh up`) and a build (`npm run build`). Prints figures;
+// asserts nothing. Usage: node bench/monitor.ts [containersPerEngine=100] [windowSeconds=30]
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '..');
+const PER_ENGINE = Number(process.argv[2] ?? 100);
+const WINDOW_S = Number(process.argv[3] ?? 30);
+const PORT = 18_700;
+const BASE = `http://127.0.0.1:${PORT}`;
+const TICK_HZ = 100;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Engine {
+  name: string;
+  url: string;
+  socket: string;
+  tls?: { ca: string; cert: string; key: string };
+}
+const rig = JSON.parse(
+  readFileSync(join(process.env.BERTH_RIG_DIR ?? '/tmp/berth-rig', 'engines.json'), 'utf8'),
+) as {
+  engines: Engine[];
+  images: { busybox: string };
+};
+
+/** dockerd, its containerd and the shims of that containerd: the engine's processes. */
+function enginePids(engine: Engine): number[] {
+  const local = engine.name === 'local';
+  const dockerdPid = readFileSync(
+    local ? '/var/run/docker.pid' : `/run/berth-rig-${engine.name}/docker.pid`,
+    'utf8',
+  ).trim();
+  const sock = local
+    ? '/var/run/docker/containerd/containerd.sock'
+    : `/run/berth-rig-${engine.name}/exec/containerd/containerd.sock`;
+  const pids = [Number(dockerdPid)];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmd.includes('containerd') && cmd.includes(sock.replace('/containerd.sock', '')))
+        pids.push(Number(entry));
+      else if (local && cmd.startsWith('containerd --config /var/run/docker/containerd/'))
+        pids.push(Number(entry));
+    } catch {
+      // process ended
+    }
+  }
+  return [...new Set(pids)];
+}
+
+function cpuTicks(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      total += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+/** CPU in % of one core of each process group over `seconds`. */
+async function measureCpu(
+  groups: Record<string, () => number[]>,
+  seconds: number,
+): Promise<Record<string, number>> {
+  const pidsOf = Object.fromEntries(Object.entries(groups).map(([k, f]) => [k, f()]));
+  const before = Object.fromEntries(Object.entries(pidsOf).map(([k, p]) => [k, cpuTicks(p)]));
+  await sleep(seconds * 1000);
+  return Object.fromEntries(
+    Object.entries(pidsOf).map(([k, p]) => [
+      k,
+      ((cpuTicks(p) - (before[k] ?? 0)) / TICK_HZ / seconds) * 100,
+    ]),
+  );
+}
+
+const docker = (e: Engine, args: string[]) =>
+  run('docker', ['-H', e.socket, ...args], { maxBuffer: 1 << 26 });
+
+async function startContainers(): Promise<void> {
+  for (const e of rig.engines) {
+    const have = (await docker(e, ['ps', '-q', '--filter', 'label=berth-bench=1'])).stdout
+      .split('\n')
+      .filter(Boolean).length;
+    const queue = Array.from({ length: Math.max(0, PER_ENGINE - have) }, (_, i) => i);
+    const worker = async () => {
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+        await docker(e, [
+          'run',
+          '-d',
+          '--label',
+          'berth-bench=1',
+          '--stop-timeout',
+          '1',
+          rig.images.busybox,
+          'sleep',
+          '36000',
+        ]);
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+  }
+}
+
+async function removeContainers(): Promise<void> {
+  for (const e of rig.engines) {
+    const ids = (await docker(e, ['ps', '-aq', '--filter', 'label=berth-bench=1'])).stdout
+      .split('\n')
+      .filter(Boolean);
+    for (let i = 0; i < ids.length; i += 50) await docker(e, ['rm', '-f', ...ids.slice(i, i + 50)]);
+  }
+}
+
+async function json(
+  path: string,
+  cookie: string,
+  body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
+) {
+  const res = await fetch(`${BASE}/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', cookie },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { res, body: (await res.json()) };
+}
+
+async function startBerth(): Promise<{ child: ChildProcess; cookie: string; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=2', join(ROOT, 'packages/server/dist/main.js')],
+    {
+      env: {
+        ...process.env,
+        BERTH_PORT: String(PORT),
+        BERTH_HOST: '127.0.0.1',
+        BERTH_DATA_DIR: dataDir,
+        BERTH_ADMIN_PASSWORD: 'bench-pass-1',
+        BERTH_LOG_LEVEL: 'warn',
+        BERTH_LOCAL_SOCKET: 'none',
+      },
+      stdio: 'inherit',
+    },
+  );
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${BASE}/api/health`)).ok) break;
+    } catch {
+      await sleep(50);
+    }
+  }
+  const login = await fetch(`${BASE}/api/v2/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'bench-pass-1' }),
+  });
+  const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+  await json('/v2/auth/change-password', cookie, {
+    current_password: 'bench-pass-1',
+    new_password: 'bench-pass-2',
+  });
+  for (const e of rig.engines) {
+    const tls = e.tls
+      ? {
+          tls_ca: readFileSync(e.tls.ca, 'utf8'),
+          tls_cert: readFileSync(e.tls.cert, 'utf8'),
+          tls_key: readFileSync(e.tls.key, 'utf8'),
+        }
+      : {};
+    await json('/hosts', cookie, { name: `bench-${e.name}`, url: e.url, ...tls });
+  }
+  return { child, cookie, dataDir };
+}
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? NaN;
+const f1 = (n: number) => n.toFixed(1);
+
+async function main(): Promise<void> {
+  console.log(
+    `bench/monitor: 3 engines × ${PER_ENGINE} running containers, ${WINDOW_S} s windows, node ${process.version}`,
+  );
+  await startContainers();
+  const engineGroups = Object.fromEntries(rig.engines.map((e) => [e.name, () => enginePids(e)]));
+  await sleep(5000);
+  const baseline = await measureCpu(engineGroups, WINDOW_S);
+
+  const berth = await startBerth();
+  const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, {
+    headers: { cookie: berth.cookie },
+  });
+  const updates: { at: number; size: number; data: string }[] = [];
+  ws.onmessage = (ev) => {
+    const text = String(ev.data);
+    if (text.startsWith('{"type":"containers_update"'))
+      updates.push({ at: Date.now(), size: Buffer.byteLength(text), data: text });
+  };
+  await sleep(10_000); // warm-up: connections, first stats samples
+  const berthPid = berth.child.pid ?? 0;
+  const withBerth = await measureCpu({ ...engineGroups, berth: () => [berthPid] }, WINDOW_S);
+  const rssMb =
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${berthPid}/status`, 'utf8'))?.[1]) / 1024;
+  const lastUpdate = updates.at(-1);
+
+  const latencies: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    await (
+      await fetch(`${BASE}/api/containers`, { headers: { cookie: berth.cookie } })
+    ).arrayBuffer();
+    latencies.push(performance.now() - t0);
+  }
+
+  // State change to browser: a stop made with the CLI until a containers_update shows it.
+  const local = rig.engines.find((e) => e.name === 'plain') ?? rig.engines[0];
+  const pushLatencies: number[] = [];
+  for (let i = 0; i < 10 && local; i++) {
+    const { stdout } = await docker(local, [
+      'run',
+      '-d',
+      '--label',
+      'berth-bench=1',
+      rig.images.busybox,
+      'sleep',
+      '36000',
+    ]);
+    const id = stdout.trim().slice(0, 12);
+    await sleep(300);
+    const t0 = Date.now();
+    await docker(local, ['kill', id]);
+    const t1 = Date.now();
+    for (let w = 0; w < 100; w++) {
+      const hit = updates.find(
+        (u) =>
+          u.at >= t0 &&
+          u.data.includes(`"id":"${id}","short_id":"${id}"`) &&
+          new RegExp(`"id":"${id}"[^}]*?"state":"exited"`).test(u.data),
+      );
+      if (hit) {
+        pushLatencies.push(hit.at - t1);
+        break;
+      }
+      await sleep(10);
+    }
+  }
+
+  // Agreement with the engine's own figures for one container.
+  const sample = JSON.parse(lastUpdate?.data ?? '{"data":{"containers":[]}}') as {
+    data: { containers: { id: string; host_name: string; memory_usage: number | null }[] };
+  };
+  const one = sample.data.containers.find(
+    (c) => c.host_name === 'bench-local' && c.memory_usage !== null,
+  );
+  ws.close();
+  berth.child.kill('SIGTERM');
+  await new Promise((r) => berth.child.once('exit', r));
+  rmSync(berth.dataDir, { recursive: true, force: true });
+
+  const statsProcs = rig.engines.map((e) =>
+    spawn('docker', ['-H', e.socket, 'stats', '--format', '{{.ID}} {{.CPUPerc}} {{.MemUsage}}'], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    }),
+  );
+  await sleep(10_000);
+  const withStats = await measureCpu(
+    { ...engineGroups, cli: () => statsProcs.map((p) => p.pid ?? 0) },
+    WINDOW_S,
+  );
+  statsProcs.forEach((p) => p.kill());
+  let engineMemory = NaN;
+  if (one) {
+    const localEngine = rig.engines.find((e) => e.name === 'local');
+    if (localEngine) {
+      const raw = JSON.parse(
+        (
+          await run('curl', [
+            '-s',
+            '--unix-socket',
+            localEngine.socket.replace('unix://', ''),
+            `http://d/containers/${one.id}/stats?stream=false`,
+          ])
+        ).stdout,
+      ) as { memory_stats: { usage: number; stats: Record<string, number> } };
+      engineMemory =
+        raw.memory_stats.usage -
+        (raw.memory_stats.stats.total_inactive_file ?? raw.memory_stats.stats.inactive_file ?? 0);
+    }
+  }
+  if (!process.argv.includes('--keep')) await removeContainers();
+
+  console.log(
+    `Berth: CPU ${f1(withBerth.berth ?? NaN)} % of one core, RSS ${f1(rssMb)} MB (targets < 10 %, < 200 MB)`,
+  );
+  console.log(
+    `containers_update: ${((lastUpdate?.size ?? 0) / 1024).toFixed(1)} KB for ${sample.data.containers.length} containers`,
+  );
+  console.log(
+    `GET /api/containers: p50 ${f1(pct(latencies, 50))} ms, p95 ${f1(pct(latencies, 95))} ms (target p95 < 20 ms)`,
+  );
+  console.log(
+    `state change to browser: p50 ${pct(pushLatencies, 50)} ms, p95 ${pct(pushLatencies, 95)} ms over ${pushLatencies.length} (target p95 < 500 ms)`,
+  );
+  for (const e of rig.engines) {
+    const b = baseline[e.name] ?? 0;
+    const berthCost = (withBerth[e.name] ?? 0) - b;
+    const statsCost = (withStats[e.name] ?? 0) - b;
+    console.log(
+      `engine ${e.name}: baseline ${f1(b)} %, monitoring by Berth +${f1(berthCost)} %, by docker stats +${f1(statsCost)} %, ratio ${f1((berthCost / statsCost) * 100)} %`,
+    );
+  }
+  console.log(`docker stats CLI itself: ${f1(withStats.cli ?? NaN)} % of one core`);
+  if (one)
+    console.log(`memory of ${one.id}: Berth ${one.memory_usage} B, engine ${engineMemory} B`);
+}
+
+await main();
