@@ -132,7 +132,7 @@ async function json(
     headers: { 'content-type': 'application/json', cookie },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { res, body: (await res.json()) };
+  return { res, body: await res.json() };
 }
 
 async function startBerth(): Promise<{ child: ChildProcess; cookie: string; dataDir: string }> {
