@@ -97,6 +97,9 @@ describe('GET /events', () => {
       titles(await query(`search=${encodeURIComponent('^Container (Started|Died)')}`)),
     ).toHaveLength(2);
     expect(titles(await query('search=exit%20code%20137'))).toEqual(['Container Died: db-1']);
+    expect(titles(await query(`search=${encodeURIComponent('^Container Died: db-\\d$')}`))).toEqual(
+      ['Container Died: db-1'],
+    );
     expect(searchMode('a[b')).toBe('text');
   });
 

@@ -43,7 +43,14 @@ function filters(eb: EventsEb, q: EventQuery, now: number) {
 
 function searchFilter(eb: EventsEb, search: string) {
   const haystack = sql<string>`title || ' ' || coalesce(message, '') || ' ' || coalesce(container_name, '') || ' ' || coalesce(host_name, '')`;
-  if (searchMode(search) === 'regex') return eb(haystack, 'regexp', search);
+  if (searchMode(search) === 'regex') {
+    // Each field on its own, so ^ and $ anchor to a title or a message as users expect.
+    return eb.or(
+      (['title', 'message', 'container_name', 'host_name'] as const).map((field) =>
+        eb(field, 'regexp', search),
+      ),
+    );
+  }
   return likeEscaped(haystack, search);
 }
 
