@@ -1,0 +1,66 @@
+import {
+  deleteHostResponseSchema,
+  hostSchema,
+  tagsResponseSchema,
+  testConnectionResponseSchema,
+  type HostPayloadInput,
+} from '@berth/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
+
+export const useHosts = () => useQuery(hostsQueryOptions());
+
+/** After any host change the host list and the containers list are stale. */
+function useInvalidateHosts() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: hostsQueryOptions().queryKey }),
+      queryClient.invalidateQueries({ queryKey: containersQueryOptions().queryKey }),
+    ]);
+}
+
+export function useCreateHost() {
+  const invalidate = useInvalidateHosts();
+  return useMutation({
+    mutationFn: (body: HostPayloadInput) => api('/hosts', hostSchema, { method: 'POST', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateHost() {
+  const invalidate = useInvalidateHosts();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: HostPayloadInput }) =>
+      api(`/hosts/${id}`, hostSchema, { method: 'PUT', body }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteHost() {
+  const invalidate = useInvalidateHosts();
+  return useMutation({
+    mutationFn: (id: string) => api(`/hosts/${id}`, deleteHostResponseSchema, { method: 'DELETE' }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useTestConnection() {
+  return useMutation({
+    mutationFn: (body: HostPayloadInput) =>
+      api('/hosts/test-connection', testConnectionResponseSchema, { method: 'POST', body }),
+  });
+}
+
+export function usePatchHostTags() {
+  const invalidate = useInvalidateHosts();
+  return useMutation({
+    mutationFn: ({ id, add, remove }: { id: string; add: string[]; remove: string[] }) =>
+      api(`/hosts/${id}/tags`, tagsResponseSchema, {
+        method: 'PATCH',
+        body: { tags_to_add: add, tags_to_remove: remove },
+      }),
+    onSuccess: invalidate,
+  });
+}
