@@ -196,6 +196,24 @@ async function main(): Promise<void> {
   await sleep(5000);
   const baseline = await measureCpu(engineGroups, WINDOW_S);
 
+  // One busy container whose CPU both Berth and `docker stats` report.
+  const localEngine = rig.engines.find((e) => e.name === 'local') ?? rig.engines[0];
+  const busyId = localEngine
+    ? (
+        await docker(localEngine, [
+          'run',
+          '-d',
+          '--label',
+          'berth-bench=1',
+          rig.images.busybox,
+          'sh',
+          '-c',
+          'yes > /dev/null',
+        ])
+      ).stdout
+        .trim()
+        .slice(0, 12)
+    : '';
   const berth = await startBerth();
   const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, {
     headers: { cookie: berth.cookie },
@@ -260,8 +278,18 @@ async function main(): Promise<void> {
     data: { containers: { id: string; host_name: string; memory_usage: number | null }[] };
   };
   const one = sample.data.containers.find(
-    (c) => c.host_name === 'bench-local' && c.memory_usage !== null,
+    (c) => c.host_name === 'bench-local' && c.memory_usage !== null && c.id !== busyId,
   );
+  const berthBusy = (
+    JSON.parse(updates.at(-1)?.data ?? '{"data":{"containers":[]}}') as {
+      data: { containers: { id: string; cpu_percent: number | null }[] };
+    }
+  ).data.containers.find((c) => c.id === busyId)?.cpu_percent;
+  const cliBusy = localEngine
+    ? (
+        await docker(localEngine, ['stats', '--no-stream', '--format', '{{.CPUPerc}}', busyId])
+      ).stdout.trim()
+    : '';
   ws.close();
   berth.child.kill('SIGTERM');
   await new Promise((r) => berth.child.once('exit', r));
@@ -322,6 +350,7 @@ async function main(): Promise<void> {
   console.log(`docker stats CLI itself: ${f1(withStats.cli ?? NaN)} % of one core`);
   if (one)
     console.log(`memory of ${one.id}: Berth ${one.memory_usage} B, engine ${engineMemory} B`);
+  console.log(`busy container CPU: Berth ${String(berthBusy)} %, docker stats ${cliBusy}`);
 }
 
 await main();

@@ -26,6 +26,8 @@ export const hostSchema = z.object({
   name: z.string(),
   url: z.string(),
   status: hostStatusSchema,
+  /** Why the host is offline or degraded, in words; null while all is well. */
+  error: z.string().nullable(),
   security_status: z.enum(['secure', 'insecure', 'unknown']),
   tags: z.array(z.string()),
   description: z.string().nullable(),

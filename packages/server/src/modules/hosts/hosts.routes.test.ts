@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { endpointOf, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+import { waitFor } from '../../test/wait.js';
 
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;
@@ -148,5 +149,30 @@ describe('test connection', () => {
       url: 'tcp://127.0.0.1:1',
     });
     expect(refused.body).toMatchObject({ detail: expect.stringMatching(/^Connection refused/) });
+  });
+});
+
+describe('an address that is not a Docker engine', () => {
+  it('leaves the host offline with the reason, and the server answering', async () => {
+    const { createServer } = await import('node:http');
+    const garbage = createServer((_req, res) => res.end('<html>not docker</html>'));
+    await new Promise<void>((done) => garbage.listen(0, '127.0.0.1', done));
+    const address = garbage.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const { body: h } = await api.post<Host>(
+        '/hosts',
+        host({ name: 'garbage', url: `tcp://127.0.0.1:${port}` }),
+      );
+      const seen = await waitFor('a reason', async () => {
+        const got = (await api.get<Host>(`/hosts/${h.id}`)).body;
+        return got.error !== null && got.error !== 'Connecting...' ? got : undefined;
+      });
+      expect(seen.status).toBe('offline');
+      expect(seen.error).toMatch(/not a Docker engine|answered/);
+      expect((await api.get('/containers')).status).toBe(200);
+    } finally {
+      garbage.close();
+    }
   });
 });

@@ -207,6 +207,7 @@ export class HostsService {
       name: row.name,
       url: row.url,
       status: live?.status ?? 'offline',
+      error: live?.error ?? null,
       security_status: securityOf(row.url, tls),
       tags: tagsOf(row),
       description: row.description,

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   createEngineClient,
   describeEngineError,
+  EngineError,
   type EngineEndpoint,
 } from '../../docker/index.js';
 import { fromInspect, type EngineContainer } from '../containers/engine-container.js';
@@ -169,6 +170,9 @@ export class HostSupervisor {
         docker.version(),
       ]);
       if (gen !== this.generation) return;
+      if (typeof (version as { Version?: unknown }).Version !== 'string') {
+        throw new EngineError(`${this.host.endpoint.url} answered, but it is not a Docker engine`);
+      }
       this.docker = docker;
       this.numCpus = info.NCPU ?? 1;
       this.totalMemory = info.MemTotal ?? this.totalMemory;
