@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
+import { alertsRoutes } from './modules/alerts/index.js';
 import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
@@ -14,6 +15,7 @@ import {
 } from './modules/auth/index.js';
 import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
 import { systemRoutes } from './modules/system/index.js';
+import { updatesRoutes } from './modules/updates/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/json-body.js';
 import { registerLiveChannel } from './platform/live-channel.js';
@@ -80,6 +82,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         hostsRoutes(signedIn, services);
         containersRoutes(signedIn, services);
         eventsRoutes(signedIn, services);
+        alertsRoutes(signedIn, services);
+        updatesRoutes(signedIn, services);
         done();
       });
     },

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config/config.js';
 import type { Db } from './db/database.js';
 import { probeEngine } from './docker/index.js';
+import { AlertsService, createAlertsStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import {
   ContainerSettings,
@@ -18,6 +19,7 @@ import {
   SettingsService,
 } from './modules/settings/index.js';
 import { readVersion } from './modules/system/index.js';
+import { createUpdatesStore, UpdatesService } from './modules/updates/index.js';
 import { LiveHub } from './platform/live-hub.js';
 import { SecretBox } from './platform/secret-box.js';
 
@@ -30,6 +32,8 @@ export interface AppServices {
   preferences: PreferencesService;
   events: EventsService;
   hosts: HostsService;
+  alerts: AlertsService;
+  updates: UpdatesService;
   monitor: MonitorService;
   containers: ContainersService;
   probe: ProbeEngine;
@@ -48,12 +52,19 @@ export async function createServices(
   const probe: ProbeEngine = (endpoint) =>
     probeEngine(endpoint, settings.get().connection_timeout * 1000);
   const events = new EventsService(createEventsStore(db), hub);
+  const alerts = new AlertsService(createAlertsStore(db));
+  const updates = new UpdatesService(createUpdatesStore(db));
   const hosts = new HostsService(
     createHostsStore(db),
     SecretBox.open(config.dataDir),
     events,
     hub,
     probe,
+    {
+      alertsByHost: () => alerts.countsByHost(),
+      updatesByHost: () => updates.countsByHost(),
+      resolveAlertsOf: (hostId) => alerts.resolveForHost(hostId),
+    },
   );
   const containerSettings = new ContainerSettings(createContainersStore(db));
   await containerSettings.load();
@@ -75,6 +86,8 @@ export async function createServices(
     preferences: new PreferencesService(createPreferencesStore(db)),
     events,
     hosts,
+    alerts,
+    updates,
     monitor,
     containers: new ContainersService(monitor, events),
     probe,

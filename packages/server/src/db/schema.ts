@@ -9,6 +9,8 @@ export interface Database {
   hosts: HostsTable;
   container_settings: ContainerSettingsTable;
   events: EventsTable;
+  alerts: AlertsTable;
+  container_updates: ContainerUpdatesTable;
 }
 
 export interface UsersTable {
@@ -95,4 +97,38 @@ export interface EventsTable {
   new_state: string | null;
   correlation_id: string | null;
   triggered_by: string | null;
+}
+
+export interface AlertsTable {
+  id: string;
+  title: string;
+  message: string | null;
+  kind: string;
+  state: string;
+  severity: string;
+  scope_type: string;
+  scope_id: string;
+  host_id: string | null;
+  host_name: string | null;
+  container_name: string | null;
+  rule_id: string | null;
+  first_seen: string;
+  last_seen: string;
+  current_value: number | null;
+  threshold: number | null;
+  snoozed_until: string | null;
+  resolved_at: string | null;
+  resolved_reason: string | null;
+}
+
+export interface ContainerUpdatesTable {
+  host_id: string;
+  /** Keyed by name like container settings, so the status survives a recreate. */
+  container_name: string;
+  container_id: string;
+  image: string;
+  current_digest: string | null;
+  latest_digest: string | null;
+  update_available: number;
+  checked_at: string;
 }

@@ -59,8 +59,8 @@ export function hostsRoutes(app: FastifyInstance, opts: { hosts: HostsService })
     '/hosts/:id',
     { schema: { params: hostParams, response: { 200: deleteHostResponseSchema } } },
     async (request) => {
-      await hosts.remove(request.params.id, actor(request));
-      return { ok: true as const, resolved_alerts: 0 };
+      const resolved = await hosts.remove(request.params.id, actor(request));
+      return { ok: true as const, resolved_alerts: resolved };
     },
   );
 

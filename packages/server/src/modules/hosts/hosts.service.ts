@@ -22,6 +22,20 @@ export type HostRuntime = Pick<
   'status' | 'stats' | 'sparklines' | 'containers' | 'container_count' | 'last_checked'
 > & { error: string | null };
 
+/** Per-host counts kept by other domains (alerts, updates), and what a delete does to them. */
+export interface HostSideCounts {
+  alertsByHost(): Promise<Map<string, Host['alerts']>>;
+  updatesByHost(): Promise<Map<string, number>>;
+  resolveAlertsOf(hostId: string): Promise<number>;
+}
+
+interface SideCountsOfHost {
+  alerts: Host['alerts'];
+  updates_available: number;
+}
+
+const NO_SIDE_COUNTS: SideCountsOfHost = { alerts: { open: 0, snoozed: 0 }, updates_available: 0 };
+
 export type ProbeEngine = (
   endpoint: EngineEndpoint,
 ) => Promise<{ docker_version: string; api_version: string }>;
@@ -40,6 +54,7 @@ export class HostsService {
     private readonly events: EventsService,
     private readonly hub: LiveHub,
     private readonly probe: ProbeEngine,
+    private readonly sideCounts: HostSideCounts | null = null,
     private runtime: HostRuntimeSource | null = null,
   ) {}
 
@@ -49,11 +64,25 @@ export class HostsService {
   }
 
   async list(): Promise<Host[]> {
-    return (await this.store.list()).map((row) => this.toHostResponse(row));
+    const [rows, counts] = await Promise.all([this.store.list(), this.sideCountsById()]);
+    return rows.map((row) => this.toHostResponse(row, counts(row.id)));
   }
 
   async get(id: string): Promise<Host> {
-    return this.toHostResponse(await this.rowOrThrow(id));
+    const [row, counts] = await Promise.all([this.rowOrThrow(id), this.sideCountsById()]);
+    return this.toHostResponse(row, counts(id));
+  }
+
+  private async sideCountsById(): Promise<(id: string) => SideCountsOfHost> {
+    if (this.sideCounts === null) return () => NO_SIDE_COUNTS;
+    const [alerts, updates] = await Promise.all([
+      this.sideCounts.alertsByHost(),
+      this.sideCounts.updatesByHost(),
+    ]);
+    return (id) => ({
+      alerts: alerts.get(id) ?? NO_SIDE_COUNTS.alerts,
+      updates_available: updates.get(id) ?? 0,
+    });
   }
 
   async rows(): Promise<HostRow[]> {
@@ -122,13 +151,18 @@ export class HostsService {
     return this.toHostResponse(row);
   }
 
-  /** Removes the host and its container settings; its events stay in the log. */
-  async remove(id: string, actor: Actor): Promise<void> {
+  /**
+   * Removes the host and its container settings and resolves its open alerts; its events
+   * stay in the log. Answers how many alerts were resolved.
+   */
+  async remove(id: string, actor: Actor): Promise<number> {
     const row = await this.rowOrThrow(id);
     await this.store.delete(id);
+    const resolved = (await this.sideCounts?.resolveAlertsOf(id)) ?? 0;
     this.runtime?.hostRemoved(id);
     this.hub.publish({ type: 'host_removed', data: { host_id: id } });
     await this.hostEvent(row, 'host_removed', `Host ${row.name} removed`, actor);
+    return resolved;
   }
 
   /**
@@ -199,7 +233,7 @@ export class HostsService {
     await this.store.update(id, facts);
   }
 
-  toHostResponse(row: HostRow): Host {
+  toHostResponse(row: HostRow, side: SideCountsOfHost = NO_SIDE_COUNTS): Host {
     const live = this.runtime?.runtimeOf(row.id) ?? null;
     const tls = row.tls_ca !== null && row.tls_cert !== null && row.tls_key !== null;
     return {
@@ -218,8 +252,8 @@ export class HostsService {
       last_checked: live?.last_checked ?? row.last_checked,
       daemon_started_at: row.daemon_started_at,
       container_count: live?.container_count ?? 0,
-      updates_available: 0,
-      alerts: { open: 0, snoozed: 0 },
+      updates_available: side.updates_available,
+      alerts: side.alerts,
       stats: live?.stats ?? null,
       sparklines: live?.sparklines ?? null,
       containers: live?.containers ?? { total: 0, running: 0, stopped: 0 },
