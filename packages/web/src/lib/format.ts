@@ -27,3 +27,33 @@ export function formatBytes(bytes: number | null | undefined): string {
   }
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit] ?? 'B'}`;
 }
+
+const RATE_UNITS = ['B/s', 'KB/s', 'MB/s', 'GB/s'] as const;
+
+/** A network rate in B/s, KB/s or MB/s; GB/s only where `allowGb` (the expanded card). */
+export function formatRate(bytesPerSec: number | null | undefined, allowGb = false): string {
+  if (bytesPerSec === null || bytesPerSec === undefined) return '—';
+  const top = allowGb ? 3 : 2;
+  let value = bytesPerSec;
+  let unit = 0;
+  while (value >= 1024 && unit < top) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${RATE_UNITS[unit] ?? 'B/s'}`;
+}
+
+/** A timestamp as a short local time of day, e.g. 14:05:09. */
+export function formatTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString(undefined, { hour12: false });
+}
+
+/** "3m ago", "2h ago", "4d ago". */
+export function formatAgo(iso: string | null, now = Date.now()): string {
+  if (iso === null) return 'never';
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86_400)}d ago`;
+}

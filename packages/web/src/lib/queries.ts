@@ -1,4 +1,6 @@
 import {
+  alertListResponseSchema,
+  alertStatsSchema,
   containerSchema,
   eventsResponseSchema,
   globalSettingsSchema,
@@ -6,8 +8,10 @@ import {
   hostSchema,
   loginResponseSchema,
   preferencesSchema,
+  updatesSummarySchema,
+  type Sparklines,
 } from '@berth/contracts';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, skipToken } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, ApiError } from './api-client';
 
@@ -62,6 +66,14 @@ export const hostsQueryOptions = () =>
     refetchInterval: 60_000,
   });
 
+/** One host, refreshed every 2 s while a drawer or modal shows it (spec 1 §2). */
+export const hostDetailQueryOptions = (hostId: string) =>
+  queryOptions({
+    queryKey: ['hosts', 'detail', hostId],
+    queryFn: () => api(`/hosts/${hostId}`, hostSchema),
+    refetchInterval: 2000,
+  });
+
 /** The dashboard's view of hosts (stats, sparklines); refreshed by containers_update. */
 export const dashboardHostsQueryOptions = () =>
   queryOptions({
@@ -86,3 +98,42 @@ export const recentEventsQueryOptions = (limit = 10) =>
 
 /** The root key every events query starts with, for invalidation on new_event. */
 export const eventsRootKey = () => recentEventsQueryOptions().queryKey.slice(0, 1);
+
+/** Per-container sparklines, written only by containers_update (no fetch of its own). */
+export const containerSparklinesQueryOptions = () =>
+  queryOptions<Record<string, Sparklines>>({
+    queryKey: ['containers', 'sparklines'],
+    queryFn: skipToken,
+    staleTime: Infinity,
+  });
+
+/** Open alerts, for counts (hosts table, delete impact); spec 3 §7. */
+export const openAlertsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['alerts', 'open'],
+    queryFn: () =>
+      api('/alerts/', alertListResponseSchema, { params: { state: 'open', page_size: 500 } }),
+    refetchInterval: 5000,
+  });
+
+export const alertStatsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['alerts', 'stats'],
+    queryFn: () => api('/alerts/stats/', alertStatsSchema),
+    refetchInterval: 5000,
+  });
+
+export const updatesSummaryQueryOptions = () =>
+  queryOptions({
+    queryKey: ['updates', 'summary'],
+    queryFn: () => api('/updates/summary', updatesSummarySchema),
+    refetchInterval: 60_000,
+  });
+
+/** Events of one host, newest first. */
+export const hostEventsQueryOptions = (hostId: string, limit: number) =>
+  queryOptions({
+    queryKey: ['events', 'host', hostId, limit],
+    queryFn: () => api(`/events/host/${hostId}`, eventsResponseSchema, { params: { limit } }),
+    refetchInterval: 3000,
+  });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
 import { ChangePasswordDialog } from '@/features/auth';
+import { HostPanelsProvider } from '@/features/hosts/panels';
 import { useMediaQuery } from '@/hooks/use-media-query';
 import { LiveProvider } from '@/lib/live/live-provider';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
@@ -35,7 +36,11 @@ export function AppShell() {
         <div className="flex min-w-0 flex-1 flex-col">
           <BlackoutBanner />
           <main className="flex-1 overflow-y-auto px-6 py-6 lg:px-8">
-            {!firstLogin && <Outlet />}
+            {!firstLogin && (
+              <HostPanelsProvider>
+                <Outlet />
+              </HostPanelsProvider>
+            )}
           </main>
         </div>
       </div>

@@ -1,6 +1,7 @@
-import type { LiveMessage, LiveMessageType } from '@berth/contracts';
+import type { Host, LiveMessage, LiveMessageOf, LiveMessageType } from '@berth/contracts';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import {
+  containerSparklinesQueryOptions,
   containersQueryOptions,
   dashboardHostsQueryOptions,
   eventsRootKey,
@@ -14,10 +15,12 @@ const dashboardHosts = () => dashboardHostsQueryOptions().queryKey;
 const events = () => eventsRootKey();
 const settings = () => settingsQueryOptions().queryKey;
 
-/** The cache-refresh table of spec 1 §4: which cached data each live message refreshes. */
+/**
+ * The cache-refresh table of spec 1 §4: which cached data each live message refreshes.
+ * containers_update is not here: it carries the fresh data itself (see below).
+ */
 export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>> = {
   initial_state: [containers, hosts],
-  containers_update: [containers, dashboardHosts],
   new_event: [events],
   host_added: [hosts, containers],
   host_removed: [hosts, containers],
@@ -27,8 +30,45 @@ export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>>
   blackout_status_changed: [settings],
 };
 
+/**
+ * containers_update refreshes containers and dashboard hosts by writing what it carries
+ * into the cache, instead of fetching both again every 2 s. Structural sharing keeps every
+ * unchanged container and host object identical, so only what changed re-renders.
+ */
+export function applyContainersUpdate(
+  { data }: LiveMessageOf<'containers_update'>,
+  queryClient: QueryClient,
+): void {
+  queryClient.setQueryData(containersQueryOptions().queryKey, data.containers);
+  queryClient.setQueryData(containerSparklinesQueryOptions().queryKey, data.container_sparklines);
+  queryClient.setQueryData<Host[]>(dashboardHostsQueryOptions().queryKey, (current) =>
+    current?.map((host) => {
+      const stats = data.host_metrics[host.id];
+      const sparklines = data.host_sparklines[host.id];
+      const mine = data.containers.filter((c) => c.host_id === host.id);
+      const running = mine.filter((c) => c.state === 'running').length;
+      return {
+        ...host,
+        stats: stats ?? host.stats,
+        sparklines: sparklines ?? host.sparklines,
+        // Only online hosts report containers; an offline host keeps what the server said.
+        ...(host.status === 'online' || host.status === 'degraded'
+          ? {
+              container_count: mine.length,
+              containers: { total: mine.length, running, stopped: mine.length - running },
+            }
+          : {}),
+      };
+    }),
+  );
+}
+
 /** Refreshes the cached data a message names; subscribers get every message. */
 export function routeLiveMessage(message: LiveMessage, queryClient: QueryClient): void {
+  if (message.type === 'containers_update') {
+    applyContainersUpdate(message, queryClient);
+    return;
+  }
   for (const key of REFRESH_TABLE[message.type] ?? []) {
     void queryClient.invalidateQueries({ queryKey: key() });
   }

@@ -7,7 +7,7 @@ import {
 } from '@berth/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
+import { containersQueryOptions, hostDetailQueryOptions, hostsQueryOptions } from '@/lib/queries';
 
 export const useHosts = () => useQuery(hostsQueryOptions());
 
@@ -64,3 +64,5 @@ export function usePatchHostTags() {
     onSuccess: invalidate,
   });
 }
+
+export const useHostDetail = (hostId: string) => useQuery(hostDetailQueryOptions(hostId));

@@ -1,8 +1,9 @@
-import type { Host } from '@berth/contracts';
+import type { Alert, Host } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Lock, LockOpen, Pencil, Trash2 } from 'lucide-react';
+import { Eye, Lock, LockOpen, Pencil, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
 import { formatPercent, formatUptime } from '@/lib/format';
-import { HostStatusBadge } from './host-status';
+import { HostStatusBadge, TagChips } from '@/components/host-status';
 
 const col = createColumnHelper<Host>();
 const TAGS_SHOWN = 2;
@@ -10,11 +11,67 @@ const TAGS_SHOWN = 2;
 export interface HostRowActions {
   edit: (host: Host) => void;
   remove: (host: Host) => void;
+  /** Absent when simplified workflow is on (the row opens the host instead). */
+  view?: (host: Host) => void;
+}
+
+const SEVERITY_TONE: Record<Alert['severity'], string> = {
+  critical: 'bg-red-500/20 text-red-300',
+  error: 'bg-orange-500/20 text-orange-300',
+  warning: 'bg-amber-500/20 text-amber-200',
+  info: 'bg-sky-500/20 text-sky-200',
+};
+
+/** Open alerts by severity; each count opens the newest alert of that severity. */
+function AlertCounts({ alerts }: { alerts: Alert[] }) {
+  if (alerts.length === 0) return <span className="text-slate-500">—</span>;
+  const order: Alert['severity'][] = ['critical', 'error', 'warning', 'info'];
+  return (
+    <div className="flex gap-1">
+      {order.map((severity) => {
+        const mine = alerts.filter((a) => a.severity === severity);
+        const first = mine[0];
+        if (first === undefined) return null;
+        return (
+          <Link
+            key={severity}
+            to={`/alerts?alertId=${first.id}`}
+            title={`${mine.length} ${severity}`}
+            className={`rounded px-1.5 py-0.5 text-xs tabular-nums ${SEVERITY_TONE[severity]}`}
+          >
+            {mine.length}
+          </Link>
+        );
+      })}
+    </div>
+  );
 }
 
 /** The columns of the hosts table (spec 1 §2). */
-export function hostColumns(actions: HostRowActions) {
+export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) => Alert[]) {
   return [
+    col.display({
+      id: 'select',
+      header: ({ table }) => (
+        <input
+          type="checkbox"
+          aria-label="Select all hosts"
+          checked={table.getIsAllRowsSelected()}
+          ref={(el) => {
+            if (el) el.indeterminate = table.getIsSomeRowsSelected();
+          }}
+          onChange={table.getToggleAllRowsSelectedHandler()}
+        />
+      ),
+      cell: ({ row }) => (
+        <input
+          type="checkbox"
+          aria-label={`Select ${row.original.name}`}
+          checked={row.getIsSelected()}
+          onChange={row.getToggleSelectedHandler()}
+        />
+      ),
+    }),
     col.accessor('status', {
       header: 'Status',
       cell: (c) => <HostStatusBadge status={c.getValue()} />,
@@ -34,16 +91,7 @@ export function hostColumns(actions: HostRowActions) {
               />
               {h.name}
             </div>
-            <div className="mt-1 flex flex-wrap gap-1">
-              {h.tags.slice(0, TAGS_SHOWN).map((t) => (
-                <span key={t} className="rounded bg-slate-800 px-1.5 py-0.5 text-xs text-slate-300">
-                  {t}
-                </span>
-              ))}
-              {h.tags.length > TAGS_SHOWN && (
-                <span className="text-xs text-slate-500">+{h.tags.length - TAGS_SHOWN}</span>
-              )}
-            </div>
+            <TagChips tags={h.tags} max={TAGS_SHOWN} />
           </div>
         );
       },
@@ -56,7 +104,8 @@ export function hostColumns(actions: HostRowActions) {
     col.accessor((h) => h.alerts.open, {
       id: 'alerts',
       header: 'Alerts',
-      cell: (c) => (c.getValue() > 0 ? c.getValue() : '—'),
+      enableSorting: false,
+      cell: (c) => <AlertCounts alerts={alertsOf(c.row.original.id)} />,
     }),
     col.accessor('daemon_started_at', {
       header: 'Uptime',
@@ -90,6 +139,16 @@ export function hostColumns(actions: HostRowActions) {
       header: 'Actions',
       cell: (c) => (
         <div className="flex gap-1">
+          {actions.view !== undefined && (
+            <button
+              type="button"
+              aria-label={`View ${c.row.original.name}`}
+              onClick={() => actions.view?.(c.row.original)}
+              className="rounded p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white"
+            >
+              <Eye className="h-4 w-4" />
+            </button>
+          )}
           <button
             type="button"
             aria-label={`Edit ${c.row.original.name}`}

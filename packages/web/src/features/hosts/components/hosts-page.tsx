@@ -1,12 +1,19 @@
-import type { Host } from '@berth/contracts';
+import type { Alert, Host } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
 import { Plus, Search, Server } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useHostPanels } from '@/lib/host-panels';
+import { usePreferences } from '@/lib/preferences';
+import { openAlertsQueryOptions } from '@/lib/queries';
 import { useHosts } from '../api/hosts-api';
+import { BulkTagBar } from './bulk-tag-bar';
 import { DeleteHostDialog } from './delete-host-dialog';
 import { HostFormDialog } from './host-form-dialog';
 import { HostsTable } from './hosts-table';
@@ -19,14 +26,42 @@ function matches(host: Host, search: string): boolean {
 
 export function HostsPage() {
   const hosts = useHosts();
+  const panels = useHostPanels();
+  const simplified = usePreferences().data?.simplified_workflow ?? true;
+  const openAlerts = useQuery(openAlertsQueryOptions()).data?.alerts;
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Host | null | 'new'>(null);
   const [deleting, setDeleting] = useState<Host | null>(null);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [params, setParams] = useSearchParams();
   const actions = useMemo(
-    () => ({ edit: (h: Host) => setEditing(h), remove: (h: Host) => setDeleting(h) }),
-    [],
+    () => ({
+      edit: (h: Host) => setEditing(h),
+      remove: (h: Host) => setDeleting(h),
+      ...(simplified ? {} : { view: (h: Host) => panels.openHost(h.id) }),
+    }),
+    [simplified, panels],
+  );
+  const alertsOf = useCallback(
+    (hostId: string): Alert[] => openAlerts?.filter((a) => a.host_id === hostId) ?? [],
+    [openAlerts],
   );
   const visible = (hosts.data ?? []).filter((h) => matches(h, search));
+  const selected = (hosts.data ?? []).filter((h) => selection[h.id] === true);
+
+  // /hosts?hostId= opens that host, then drops the parameter (spec 3 §2).
+  const linkedHost = params.get('hostId');
+  useEffect(() => {
+    if (linkedHost === null) return;
+    panels.openHost(linkedHost, { expanded: true });
+    setParams(
+      (prev) => {
+        prev.delete('hostId');
+        return prev;
+      },
+      { replace: true },
+    );
+  }, [linkedHost, panels, setParams]);
 
   return (
     <>
@@ -68,7 +103,16 @@ export function HostsPage() {
         </EmptyState>
       )}
       {hosts.data !== undefined && hosts.data.length > 0 && (
-        <HostsTable hosts={visible} actions={actions} />
+        <>
+          {selected.length > 0 && <BulkTagBar hosts={selected} onDone={() => setSelection({})} />}
+          <HostsTable
+            hosts={visible}
+            actions={actions}
+            alertsOf={alertsOf}
+            selection={selection}
+            onSelectionChange={setSelection}
+          />
+        </>
       )}
       {editing !== null && (
         <HostFormDialog

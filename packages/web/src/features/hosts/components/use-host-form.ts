@@ -1,3 +1,4 @@
+import { parseTags } from './parse-tags';
 import { hostPayloadSchema, type Host, type HostPayloadInput } from '@berth/contracts';
 import { useState } from 'react';
 
@@ -33,10 +34,7 @@ export function toPayload(v: HostFormValues): HostPayloadInput {
   return {
     name: v.name,
     url: v.url,
-    tags: v.tags
-      .split(',')
-      .map((t) => t.trim().toLowerCase())
-      .filter(Boolean),
+    tags: parseTags(v.tags),
     description: v.description.trim() === '' ? null : v.description,
     tls_ca: tls ? v.tls_ca : null,
     tls_cert: tls ? v.tls_cert : null,

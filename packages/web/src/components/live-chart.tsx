@@ -1,0 +1,87 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+interface LiveChartProps {
+  title: string;
+  /** Values oldest first, one every `intervalSeconds`. */
+  values: readonly number[];
+  intervalSeconds: number;
+  color: string;
+  format: (value: number) => string;
+  /** Fixed top of the y scale (100 for percentages). */
+  max?: number;
+  height?: number;
+}
+
+const seriesData = (values: readonly number[], interval: number): uPlot.AlignedData => {
+  const now = Date.now() / 1000;
+  const xs = values.map((_, i) => now - (values.length - 1 - i) * interval);
+  return [xs, [...values]];
+};
+
+/** A live line chart on uPlot; data updates reuse the chart instead of rebuilding it. */
+export function LiveChart({
+  title,
+  values,
+  intervalSeconds,
+  color,
+  format,
+  max,
+  height = 160,
+}: LiveChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | null>(null);
+
+  useEffect(() => {
+    const el = box.current;
+    if (el === null) return undefined;
+    const plot = new uPlot(
+      {
+        width: Math.max(200, el.clientWidth),
+        height,
+        legend: { show: false },
+        cursor: { show: true, points: { show: false } },
+        scales: { y: { range: (_u, _min, dataMax) => [0, max ?? Math.max(1, dataMax * 1.1)] } },
+        axes: [
+          { stroke: '#64748b', grid: { stroke: '#1e293b' }, ticks: { stroke: '#1e293b' } },
+          {
+            stroke: '#64748b',
+            grid: { stroke: '#1e293b' },
+            ticks: { stroke: '#1e293b' },
+            size: 70,
+            values: (_u, splits) => splits.map(format),
+          },
+        ],
+        series: [{}, { label: title, stroke: color, width: 2, fill: `${color}22` }],
+      },
+      seriesData([], intervalSeconds),
+      el,
+    );
+    chart.current = plot;
+    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+      chart.current = null;
+    };
+    // The chart is built once per shape; values flow in through the effect below.
+  }, [title, color, height, max, intervalSeconds, format]);
+
+  useEffect(() => {
+    chart.current?.setData(seriesData(values, intervalSeconds));
+  }, [values, intervalSeconds]);
+
+  return (
+    <figure className="rounded-lg border border-slate-800 bg-slate-950/40 p-3">
+      <figcaption className="mb-2 flex items-baseline justify-between text-sm">
+        <span className="font-medium text-slate-200">{title}</span>
+        <span className="text-slate-400" data-testid={`chart-value-${title}`}>
+          {values.length > 0 ? format(values[values.length - 1] ?? 0) : '—'}
+        </span>
+      </figcaption>
+      <div ref={box} className="w-full" aria-label={`${title} chart`} role="img" />
+    </figure>
+  );
+}

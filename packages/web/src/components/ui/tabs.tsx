@@ -1,0 +1,25 @@
+import { Tabs as RadixTabs } from 'radix-ui';
+import type { ReactNode } from 'react';
+
+export const Tabs = RadixTabs.Root;
+export const TabsContent = RadixTabs.Content;
+
+export function TabsList({ tabs }: { tabs: { value: string; label: string }[] }) {
+  return (
+    <RadixTabs.List className="mb-4 flex gap-1 border-b border-slate-800">
+      {tabs.map((tab) => (
+        <RadixTabs.Trigger
+          key={tab.value}
+          value={tab.value}
+          className="-mb-px border-b-2 border-transparent px-4 py-2 text-sm text-slate-400 hover:text-white data-[state=active]:border-accent data-[state=active]:text-white"
+        >
+          {tab.label}
+        </RadixTabs.Trigger>
+      ))}
+    </RadixTabs.List>
+  );
+}
+
+export function TabPanel({ value, children }: { value: string; children: ReactNode }) {
+  return <RadixTabs.Content value={value}>{children}</RadixTabs.Content>;
+}

@@ -1,0 +1,85 @@
+import type { Container, HostContainerSort } from '@berth/contracts';
+import { memo, useState } from 'react';
+import { cn } from '@/lib/cn';
+import { HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
+import { formatPercent } from '@/lib/format';
+import { ContainerInfoDialog } from './container-info-dialog';
+import { ContainerMenu } from './container-menu';
+
+const STATE_DOT: Partial<Record<Container['state'], string>> = {
+  running: 'bg-emerald-400',
+  paused: 'bg-amber-400',
+  restarting: 'bg-sky-400',
+  dead: 'bg-red-500',
+};
+
+/** Containers of a host card: all of them (expanded) or the top 3 (standard). */
+export const CardContainerList = memo(function CardContainerList({
+  containers,
+  sort,
+  limit,
+  onSort,
+}: {
+  containers: Container[];
+  sort: HostContainerSort;
+  limit?: number;
+  onSort: (sort: HostContainerSort) => void;
+}) {
+  const [info, setInfo] = useState<Container | null>(null);
+  const sorted = sortHostContainers(containers, sort);
+  const shown = limit === undefined ? sorted : sorted.slice(0, limit);
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div className="mb-1 flex items-center justify-between text-xs text-slate-500">
+        <span>Containers</span>
+        <select
+          aria-label="Sort containers"
+          value={sort}
+          onClick={(e) => e.stopPropagation()}
+          onChange={(e) => {
+            const next = HOST_CONTAINER_SORTS.find((s) => s.value === e.target.value);
+            if (next !== undefined) onSort(next.value);
+          }}
+          className="rounded bg-transparent text-xs text-slate-400 hover:text-white"
+        >
+          {HOST_CONTAINER_SORTS.map((s) => (
+            <option key={s.value} value={s.value} disabled={s.value === 'start_time'}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ul className="min-h-0 flex-1 overflow-y-auto">
+        {shown.map((c) => (
+          <li
+            key={c.id}
+            data-testid={`card-container-${c.name}`}
+            data-state={c.state}
+            className="flex h-9 items-center gap-2 rounded px-1 text-sm hover:bg-slate-800/60"
+          >
+            <span
+              className={cn('h-2 w-2 shrink-0 rounded-full', STATE_DOT[c.state] ?? 'bg-slate-600')}
+              aria-label={c.state}
+            />
+            <button
+              type="button"
+              onClick={(e) => {
+                e.stopPropagation();
+                setInfo(c);
+              }}
+              className="min-w-0 flex-1 truncate text-left text-slate-200 hover:text-white"
+            >
+              {c.name}
+            </button>
+            <span className="w-12 shrink-0 text-right text-xs text-slate-500 tabular-nums">
+              {c.state === 'running' ? formatPercent(c.cpu_percent) : c.state}
+            </span>
+            <ContainerMenu container={c} />
+          </li>
+        ))}
+        {shown.length === 0 && <li className="py-2 text-xs text-slate-500">No containers</li>}
+      </ul>
+      {info !== null && <ContainerInfoDialog container={info} onClose={() => setInfo(null)} />}
+    </div>
+  );
+});

@@ -1,0 +1,150 @@
+import type { Host } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { LiveChart } from '@/components/live-chart';
+import { Dialog } from '@/components/ui/dialog';
+import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
+import { formatBytes, formatPercent, formatRate } from '@/lib/format';
+import { containersQueryOptions, settingsQueryOptions } from '@/lib/queries';
+import { useHostDetail } from '../api/hosts-api';
+import { InfoRow, Section } from './host-drawer';
+import { HostRecentEvents } from './host-recent-events';
+import { HostTagsEditor } from './host-tags-editor';
+
+const TABS = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'containers', label: 'Containers' },
+  { value: 'events', label: 'Events' },
+];
+
+const percent = (v: number) => `${v.toFixed(0)}%`;
+const rate = (v: number) => formatRate(v);
+
+function StatCard({ label, value }: { label: string; value: number }) {
+  return (
+    <div
+      className="rounded-xl border border-slate-800 bg-slate-950/40 px-4 py-3"
+      data-testid={`stat-${label}`}
+    >
+      <div className="text-xs tracking-wide text-slate-400 uppercase">{label}</div>
+      <div className="text-2xl font-semibold text-white tabular-nums">{value}</div>
+    </div>
+  );
+}
+
+/**
+ * The full host view (spec 1 §2). Mounted fresh each time it opens, so it starts on Overview;
+ * Escape, the close button and a backdrop click close it.
+ */
+export function HostDetailModal({ hostId, onClose }: { hostId: string; onClose: () => void }) {
+  const host = useHostDetail(hostId).data;
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Hosts > ${host?.name ?? ''}`}
+      className="flex h-[calc(100vh-3rem)] w-[calc(100vw-3rem)] max-w-none flex-col overflow-y-auto"
+    >
+      {host !== undefined && <ModalBody host={host} />}
+    </Dialog>
+  );
+}
+
+function ModalBody({ host }: { host: Host }) {
+  const containers =
+    useQuery({
+      ...containersQueryOptions(),
+      select: (all) => all.filter((c) => c.host_id === host.id),
+    }).data ?? [];
+  const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
+  const running = containers.filter((c) => c.state === 'running').length;
+  return (
+    <div data-testid="host-modal">
+      <div className="mb-5 grid grid-cols-4 gap-3">
+        <StatCard label="Containers" value={containers.length} />
+        <StatCard label="Running" value={running} />
+        <StatCard label="Stopped" value={containers.length - running} />
+        <StatCard label="Alerts" value={host.alerts.open} />
+      </div>
+      <Tabs defaultValue="overview">
+        <TabsList tabs={TABS} />
+        <TabPanel value="overview">
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+            <div>
+              <Section title="Host Information">
+                <dl>
+                  <InfoRow label="Address">{host.url}</InfoRow>
+                  <InfoRow label="OS">{host.os_version ?? '—'}</InfoRow>
+                  <InfoRow label="Docker Version">{host.docker_version ?? '—'}</InfoRow>
+                  <InfoRow label="CPU count">{host.num_cpus ?? '—'}</InfoRow>
+                  <InfoRow label="Memory">{formatBytes(host.total_memory)}</InfoRow>
+                </dl>
+              </Section>
+              <Section title="Tags">
+                <HostTagsEditor host={host} />
+              </Section>
+              <Section title="Recent Events">
+                <HostRecentEvents hostId={host.id} limit={3} table />
+              </Section>
+            </div>
+            <Section title="Live Stats">
+              <div className="space-y-3">
+                <LiveChart
+                  title="CPU"
+                  values={host.sparklines?.cpu ?? []}
+                  intervalSeconds={interval}
+                  color="#38bdf8"
+                  format={percent}
+                  max={100}
+                />
+                <LiveChart
+                  title="Memory"
+                  values={host.sparklines?.mem ?? []}
+                  intervalSeconds={interval}
+                  color="#a78bfa"
+                  format={percent}
+                  max={100}
+                />
+                <LiveChart
+                  title="Network Traffic"
+                  values={host.sparklines?.net ?? []}
+                  intervalSeconds={interval}
+                  color="#34d399"
+                  format={rate}
+                />
+              </div>
+            </Section>
+          </div>
+        </TabPanel>
+        <TabPanel value="containers">
+          <table className="w-full text-left text-sm" data-testid="host-modal-containers">
+            <thead className="text-xs text-slate-500 uppercase">
+              <tr>
+                <th className="py-2 font-medium">Name</th>
+                <th className="py-2 font-medium">Image</th>
+                <th className="py-2 font-medium">State</th>
+                <th className="py-2 font-medium">CPU</th>
+                <th className="py-2 font-medium">Memory</th>
+                <th className="py-2 font-medium">Network</th>
+              </tr>
+            </thead>
+            <tbody>
+              {containers.map((c) => (
+                <tr key={c.id} className="border-t border-slate-800 text-slate-200">
+                  <td className="py-2">{c.name}</td>
+                  <td className="py-2 text-slate-400">{c.image}</td>
+                  <td className="py-2">{c.state}</td>
+                  <td className="py-2 tabular-nums">{formatPercent(c.cpu_percent)}</td>
+                  <td className="py-2 tabular-nums">{formatBytes(c.memory_usage)}</td>
+                  <td className="py-2 tabular-nums">{formatRate(c.net_bytes_per_sec)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TabPanel>
+        <TabPanel value="events">
+          <HostRecentEvents hostId={host.id} limit={50} table />
+        </TabPanel>
+      </Tabs>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { containerActionResponseSchema, type ContainerAction } from '@berth/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { api } from './api-client';
+import { containersQueryOptions } from './queries';
+
+const PAST: Record<ContainerAction, string> = {
+  start: 'started',
+  stop: 'stopped',
+  restart: 'restarted',
+  pause: 'paused',
+  unpause: 'unpaused',
+  remove: 'removed',
+};
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export interface ContainerActionVars {
+  hostId: string;
+  containerId: string;
+  action: ContainerAction;
+}
+
+/** Runs a container action with the toasts of spec 1 §8, then refreshes the containers. */
+export function useContainerAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ hostId, containerId, action }: ContainerActionVars) =>
+      api(`/hosts/${hostId}/containers/${containerId}/${action}`, containerActionResponseSchema, {
+        method: 'POST',
+      }),
+    onSuccess: (_res, { action }) => {
+      toast.success(`Container ${PAST[action]} successfully`, {
+        description: `Action: ${capitalised(action)}`,
+      });
+    },
+    onError: (err, { action }) => {
+      toast.error(`Failed to ${action} container`, {
+        description: err instanceof Error && err.message !== '' ? err.message : 'Unknown error',
+      });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: containersQueryOptions().queryKey }),
+  });
+}
