@@ -56,9 +56,12 @@ function CardMetricsView({ sparklines, cpu, mem, net, allowGb }: CardMetricsProp
   );
 }
 
-/** While paused the previous render stays: memo says "equal" and React skips the update. */
+/**
+ * While paused the previous render stays: memo says "equal" and React skips the update.
+ * A card that has shown nothing yet still gets its first figures.
+ */
 export const CardMetrics = memo(CardMetricsView, (prev, next) => {
-  if (next.paused && prev.paused) return true;
+  if (next.paused && prev.paused && prev.sparklines !== null) return true;
   return (
     prev.sparklines === next.sparklines &&
     prev.cpu === next.cpu &&

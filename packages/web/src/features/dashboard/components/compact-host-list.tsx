@@ -20,7 +20,9 @@ const CompactRow = memo(function CompactRow({
     <div
       data-testid={`host-row-${host.name}`}
       data-status={host.status}
-      onClick={() => panels.openHost(host.id)}
+      onClick={(e) => {
+        if (e.currentTarget.contains(e.target as Node)) panels.openHost(host.id);
+      }}
       className="mb-1.5 flex cursor-pointer items-center gap-3 rounded-lg border border-slate-800 bg-slate-900/70 px-3 py-2 text-sm hover:border-slate-700"
     >
       <span onClick={(e) => e.stopPropagation()}>{handle}</span>

@@ -41,7 +41,10 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
       ref={box}
       data-testid={`host-card-${host.name}`}
       data-status={host.status}
-      onClick={() => panels.openHost(host.id)}
+      onClick={(e) => {
+        // Menus and dialogs render in portals; their clicks bubble here through React only.
+        if (e.currentTarget.contains(e.target as Node)) panels.openHost(host.id);
+      }}
       className="flex h-full cursor-pointer flex-col gap-3 overflow-hidden rounded-xl border border-slate-800 bg-slate-900/70 p-3 hover:border-slate-700"
     >
       <header className="flex items-start gap-2">

@@ -1,0 +1,191 @@
+import type { Container, Host, Preferences } from '@berth/contracts';
+import { apiFor } from '../fixtures/api.js';
+import { docker, TestContainers } from '../fixtures/docker.js';
+import { hostPayload } from '../fixtures/rig.js';
+import { expect, signIn, test } from '../fixtures/test.js';
+
+const containers = new TestContainers();
+test.afterEach(() => containers.removeAll());
+
+test.describe('dashboard', () => {
+  test('empty state, KPI bar with real zero counts, and the view mode saved through its call', async ({
+    page,
+    readyServer,
+  }) => {
+    await signIn(page);
+    await expect(page.getByText('No hosts configured. Add a host to get started.')).toBeVisible();
+    await expect(page.getByTestId('kpi-Hosts')).toContainText('0 online · 0 offline');
+    await expect(page.getByTestId('kpi-Alerts open')).toContainText('All clear');
+    await expect(page.getByTestId('kpi-Updates')).toContainText('Up to date');
+    await expect(page.getByRole('radio', { name: 'Standard' })).toBeChecked();
+
+    await page.getByRole('radio', { name: 'Expanded' }).click();
+    const api = await apiFor(readyServer.url);
+    await expect
+      .poll(async () => (await api.get<{ view_mode: string }>('/user/view-mode')).view_mode)
+      .toBe('expanded');
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Expanded' })).toBeChecked();
+  });
+
+  test('cards show live containers; a container stopped from its card and one changed with the CLI', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    await api.post('/user/view-mode', { view_mode: 'expanded' });
+    await api.post('/hosts', hostPayload('plain', 'edge', ['prod', 'eu', 'web', 'db']));
+    const idle = containers.run('plain', 'idle');
+    containers.run('plain', 'busy', 'yes > /dev/null');
+
+    await signIn(page);
+    const card = page.getByTestId('host-card-edge');
+    await expect(card).toHaveAttribute('data-status', 'online', { timeout: 15_000 });
+    await expect(card.getByText('+1')).toBeVisible(); // 3 tags shown of 4
+    const row = card.getByTestId(`card-container-${idle}`);
+    await expect(row).toHaveAttribute('data-state', 'running');
+    await expect(card.getByTestId('metric-CPU')).not.toHaveText('—', { timeout: 10_000 });
+    const all = await api.get<Container[]>('/containers');
+    await expect(page.getByTestId('kpi-Containers')).toContainText(String(all.length));
+
+    // The menu offers Stop and Restart on a running container, and acts on the engine.
+    await row.getByRole('button', { name: `Actions for ${idle}` }).click();
+    await expect(page.getByRole('menuitem', { name: 'Restart' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Start', exact: true })).toHaveCount(0);
+    await page.getByRole('menuitem', { name: 'Stop' }).click();
+    await expect(page.getByText('Container stopped successfully')).toBeVisible();
+    await expect(page.getByText('Action: Stop')).toBeVisible();
+    await expect(row).toHaveAttribute('data-state', 'exited');
+    expect(docker('plain', 'inspect', '-f', '{{.State.Running}}', idle)).toBe('false');
+
+    // Started with the docker CLI: the card follows from the live channel alone.
+    docker('plain', 'start', idle);
+    await expect(row).toHaveAttribute('data-state', 'running', { timeout: 2000 });
+
+    await row.getByRole('button', { name: idle, exact: true }).click();
+    const info = page.getByRole('dialog', { name: idle });
+    await expect(info.getByText('berth-test/busybox:1.0')).toBeVisible();
+  });
+
+  test('stats widgets: texts, and a dragged widget is in the same place after reload', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    await api.patch('/v2/user/preferences', {
+      dashboard: { showStatsWidgets: true, showKpiBar: false },
+    });
+    await api.post('/hosts', hostPayload('plain', 'edge'));
+    await signIn(page);
+    await expect(page.getByRole('region', { name: 'Key figures' })).toHaveCount(0);
+    await expect(page.getByTestId('widget-alert-summary')).toContainText('No active alerts');
+    await expect(page.getByTestId('widget-updates')).toContainText('All containers up to date');
+    await expect(page.getByTestId('widget-recent-events')).toContainText('edge');
+    await expect(page.getByTestId('widget-host-stats')).toContainText('Online');
+
+    const widget = page.getByTestId('widget-host-stats');
+    const before = await widget.boundingBox();
+    const handle = widget.locator('.widget-drag-handle');
+    const start = await handle.boundingBox();
+    if (before === null || start === null) throw new Error('widget not laid out');
+    await page.mouse.move(start.x + 20, start.y + 10);
+    await page.mouse.down();
+    // Four columns to the right, onto the updates widget, which moves down to make room.
+    for (let step = 1; step <= 10; step++)
+      await page.mouse.move(start.x + 20 + step * 38, start.y + 10);
+    await page.mouse.up();
+    await expect
+      .poll(async () => {
+        const prefs = await api.get<Preferences>('/v2/user/preferences');
+        return prefs.dashboard_layout_v2?.widgets.find((w) => w.id === 'host-stats')?.x ?? 0;
+      })
+      .toBeGreaterThanOrEqual(3);
+
+    await page.reload();
+    await expect(page.getByTestId('widget-host-stats')).toBeVisible();
+    const after = await page.getByTestId('widget-host-stats').boundingBox();
+    const updates = await page.getByTestId('widget-updates').boundingBox();
+    expect(after?.x ?? 0).toBeGreaterThan(before.x + 250);
+    expect(updates?.y ?? 0).toBeGreaterThan(before.y + 200);
+  });
+
+  test('group by tag: groups with counts, collapsed and reordered by keyboard, all saved', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    await api.post('/hosts', hostPayload('plain', 'edge', ['prod']));
+    await api.post('/hosts', hostPayload('tls', 'vault', ['staging']));
+    await api.post('/hosts', { name: 'loose', url: 'unix:///run/berth-rig-plain/docker.sock' });
+    await signIn(page);
+    await page.getByLabel('Group by').selectOption('tag');
+
+    const groups = page.locator('[data-testid^="tag-group-"]');
+    await expect(groups).toHaveCount(3);
+    await expect(groups.nth(0)).toHaveAttribute('data-testid', 'tag-group-prod');
+    await expect(groups.nth(2)).toHaveAttribute('data-testid', 'tag-group-Untagged');
+    await expect(page.getByTestId('tag-group-staging').getByTestId('group-counts')).toHaveText(
+      '1 host · 1 online · 0 offline · 0 error',
+      { timeout: 15_000 },
+    );
+
+    await page
+      .getByTestId('tag-group-prod')
+      .getByRole('button', { name: 'prod', exact: true })
+      .click();
+    await expect(page.getByTestId('host-card-edge')).toHaveCount(0);
+
+    // Keyboard drag: space lifts, each arrow moves 25 px, space drops.
+    const handle = page.getByRole('button', { name: 'Reorder group staging' });
+    await handle.focus();
+    await page.keyboard.press('Space');
+    for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Space');
+    await expect(groups.nth(0)).toHaveAttribute('data-testid', 'tag-group-staging');
+
+    await expect
+      .poll(
+        async () => (await api.get<Preferences>('/v2/user/preferences')).dashboard.tagGroupOrder,
+      )
+      .toEqual(['staging', 'prod', 'Untagged']);
+    await page.reload();
+    await expect(groups.nth(0)).toHaveAttribute('data-testid', 'tag-group-staging');
+    await expect(page.getByTestId('host-card-edge')).toHaveCount(0);
+    await expect(page.getByTestId('host-card-vault')).toBeVisible();
+  });
+
+  test('optimized loading: an off-screen card stops updating its figures until scrolled into view', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    const top = await api.post<Host>('/hosts', hostPayload('tls', 'top'));
+    const below = await api.post<Host>('/hosts', hostPayload('plain', 'below'));
+    containers.run('plain', 'spin', 'yes > /dev/null');
+    await api.post('/user/view-mode', { view_mode: 'expanded' });
+    // A saved layout stacks the two cards, so the second starts below a short window.
+    await api.patch('/v2/user/preferences', {
+      dashboard: {
+        hostCardLayout: [
+          { i: top.id, x: 0, y: 0, w: 4, h: 12 },
+          { i: below.id, x: 0, y: 12, w: 4, h: 12 },
+        ],
+      },
+    });
+    await page.setViewportSize({ width: 1440, height: 500 });
+    await signIn(page);
+    const cpu = page.getByTestId('host-card-below').getByTestId('metric-CPU');
+    await expect(cpu).toHaveCount(1, { timeout: 15_000 });
+
+    const samples = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      samples.add((await cpu.textContent()) ?? '');
+      await page.waitForTimeout(1000);
+    }
+    expect(samples.size).toBe(1);
+
+    await page.getByTestId('host-card-below').scrollIntoViewIfNeeded();
+    const first = await cpu.textContent();
+    await expect.poll(() => cpu.textContent(), { timeout: 10_000 }).not.toBe(first);
+  });
+});
