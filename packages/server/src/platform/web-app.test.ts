@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../test/test-app.js';
 
@@ -12,12 +13,21 @@ describe('web app and health', () => {
     mkdirSync(join(webDir, 'assets'), { recursive: true });
     writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Berth</title>');
     writeFileSync(join(webDir, 'assets', 'app.js'), 'console.log(1)');
+    writeFileSync(join(webDir, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
     t = await buildTestApp({ BERTH_WEB_DIR: webDir });
     const page = await t.app.inject({ url: '/hosts?hostId=abc' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain('<title>Berth</title>');
-    expect((await t.app.inject({ url: '/assets/app.js' })).body).toBe('console.log(1)');
+    const plain = await t.app.inject({ url: '/assets/app.js' });
+    expect(plain.body).toBe('console.log(1)');
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const br = await t.app.inject({
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
     const api = await t.app.inject({ url: '/api/unknown' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ detail: 'Route GET /api/unknown not found' });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
@@ -10,7 +10,18 @@ import type { FastifyInstance } from 'fastify';
 export async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
   const built = existsSync(join(webDir, 'index.html'));
   if (built) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: 'index.html' });
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: 'index.html',
+      // The build writes .br and .gz beside each asset (packages/web/precompress.ts).
+      preCompressed: true,
+      setHeaders: (res, path) => {
+        // Hashed file names never change content: cache them for a year.
+        if (path.includes(`${sep}assets${sep}`))
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
   } else {
     app.log.warn({ webDir }, 'web app not built; serving the API only');
   }
