@@ -1,14 +1,13 @@
 // bench/monitor: what watching 3 hosts × N running containers costs, against `docker stats`.
 // Needs the rig (`bash scripts/engines.sh up`) and a build (`npm run build`). Prints figures;
 // asserts nothing. Usage: node bench/monitor.ts [containersPerEngine=100] [windowSeconds=30]
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startBerth, type BerthProcess } from './berth-process.ts';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '..');
 const PER_ENGINE = Number(process.argv[2] ?? 100);
 const WINDOW_S = Number(process.argv[3] ?? 30);
 const PORT = 18_700;
@@ -121,55 +120,8 @@ async function removeContainers(): Promise<void> {
   }
 }
 
-async function json(
-  path: string,
-  cookie: string,
-  body?: unknown,
-  method = body === undefined ? 'GET' : 'POST',
-) {
-  const res = await fetch(`${BASE}/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', cookie },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { res, body: await res.json() };
-}
-
-async function startBerth(): Promise<{ child: ChildProcess; cookie: string; dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=2', join(ROOT, 'packages/server/dist/main.js')],
-    {
-      env: {
-        ...process.env,
-        BERTH_PORT: String(PORT),
-        BERTH_HOST: '127.0.0.1',
-        BERTH_DATA_DIR: dataDir,
-        BERTH_ADMIN_PASSWORD: 'bench-pass-1',
-        BERTH_LOG_LEVEL: 'warn',
-        BERTH_LOCAL_SOCKET: 'none',
-      },
-      stdio: 'inherit',
-    },
-  );
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) break;
-    } catch {
-      await sleep(50);
-    }
-  }
-  const login = await fetch(`${BASE}/api/v2/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'bench-pass-1' }),
-  });
-  const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
-  await json('/v2/auth/change-password', cookie, {
-    current_password: 'bench-pass-1',
-    new_password: 'bench-pass-2',
-  });
+async function startBerthWithRig(): Promise<BerthProcess> {
+  const berth = await startBerth(PORT);
   for (const e of rig.engines) {
     const tls = e.tls
       ? {
@@ -178,9 +130,9 @@ async function startBerth(): Promise<{ child: ChildProcess; cookie: string; data
           tls_key: readFileSync(e.tls.key, 'utf8'),
         }
       : {};
-    await json('/hosts', cookie, { name: `bench-${e.name}`, url: e.url, ...tls });
+    await berth.api('/hosts', { name: `bench-${e.name}`, url: e.url, ...tls });
   }
-  return { child, cookie, dataDir };
+  return berth;
 }
 
 const pct = (xs: number[], p: number) =>
@@ -214,7 +166,7 @@ async function main(): Promise<void> {
         .trim()
         .slice(0, 12)
     : '';
-  const berth = await startBerth();
+  const berth = await startBerthWithRig();
   const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, {
     headers: { cookie: berth.cookie },
   });
@@ -291,9 +243,9 @@ async function main(): Promise<void> {
       ).stdout.trim()
     : '';
   ws.close();
-  berth.child.kill('SIGTERM');
-  await new Promise((r) => berth.child.once('exit', r));
-  rmSync(berth.dataDir, { recursive: true, force: true });
+  const exited = new Promise((r) => berth.child.once('exit', r));
+  berth.stop();
+  await exited;
 
   const statsProcs = rig.engines.map((e) =>
     spawn('docker', ['-H', e.socket, 'stats', '--format', '{{.ID}} {{.CPUPerc}} {{.MemUsage}}'], {

@@ -3,10 +3,15 @@ import { useState, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { ErrorBoundary } from '@/components/error-screen';
 import { createQueryClient } from '@/lib/query-client';
+import { warmUpQueries } from '@/lib/queries';
 
 /** App-wide providers: error boundary, query cache, toasts (4000 ms, at most 3 visible). */
 export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    void warmUpQueries(client, window.location.pathname);
+    return client;
+  });
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>

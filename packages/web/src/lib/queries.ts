@@ -11,7 +11,7 @@ import {
   updatesSummarySchema,
   type Sparklines,
 } from '@berth/contracts';
-import { queryOptions, skipToken } from '@tanstack/react-query';
+import { queryOptions, skipToken, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, ApiError } from './api-client';
 
@@ -137,3 +137,17 @@ export const hostEventsQueryOptions = (hostId: string, limit: number) =>
     queryFn: () => api(`/events/host/${hostId}`, eventsResponseSchema, { params: { limit } }),
     refetchInterval: 3000,
   });
+
+/**
+ * Starts the session check at boot instead of after the first screen's code has loaded,
+ * and with a session, the data the landing screen needs: it saves a round trip or two.
+ */
+export async function warmUpQueries(queryClient: QueryClient, path: string): Promise<void> {
+  const user = await queryClient.fetchQuery(meQueryOptions()).catch(() => null);
+  if (user === null || user.is_first_login) return;
+  void queryClient.prefetchQuery(preferencesQueryOptions());
+  if (path === '/') {
+    void queryClient.prefetchQuery(dashboardHostsQueryOptions());
+    void queryClient.prefetchQuery(containersQueryOptions());
+  }
+}

@@ -1,0 +1,77 @@
+// Starts the built Berth server for a benchmark, signed in and past the first-login step.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface BerthProcess {
+  child: ChildProcess;
+  base: string;
+  cookie: string;
+  /** Calls the API; `method` defaults to POST with a body and GET without. */
+  api: (path: string, body?: unknown, method?: string) => Promise<{ res: Response; body: unknown }>;
+  stop: () => void;
+}
+
+export async function startBerth(
+  port: number,
+  env: Record<string, string> = {},
+): Promise<BerthProcess> {
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=2', join(ROOT, 'packages/server/dist/main.js')],
+    {
+      env: {
+        ...process.env,
+        BERTH_PORT: String(port),
+        BERTH_HOST: '127.0.0.1',
+        BERTH_DATA_DIR: dataDir,
+        BERTH_ADMIN_PASSWORD: 'bench-pass-1',
+        BERTH_LOG_LEVEL: 'warn',
+        BERTH_LOCAL_SOCKET: 'none',
+        ...env,
+      },
+      stdio: 'inherit',
+    },
+  );
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      await sleep(50);
+    }
+  }
+  let cookie = '';
+  const api: BerthProcess['api'] = async (path, body, method) => {
+    const res = await fetch(`${base}/api${path}`, {
+      method: method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: { 'content-type': 'application/json', cookie },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    cookie = res.headers.get('set-cookie')?.split(';')[0] ?? cookie;
+    const text = await res.text();
+    return { res, body: text === '' ? null : (JSON.parse(text) as unknown) };
+  };
+  await api('/v2/auth/login', { username: 'admin', password: 'bench-pass-1' });
+  await api('/v2/auth/change-password', {
+    current_password: 'bench-pass-1',
+    new_password: 'bench-pass-2',
+  });
+  return {
+    child,
+    base,
+    get cookie() {
+      return cookie;
+    },
+    api,
+    stop: () => {
+      child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// bench/dashboard: the dashboard with N synthetic hosts × M containers, through the real
+// server and live channel (fake engines stand in for Docker; see fake-engine.ts). Prints
+// time to first render, frames per second while containers_update arrives every 2 s, and
+// the JavaScript the first screen transfers. Needs a build (`npm run build`).
+// Usage: node bench/dashboard.ts [hosts=50] [containersPerHost=20] [fpsSeconds=10]
+import { chromium } from '@playwright/test';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startBerth } from './berth-process.ts';
+import { startFakeEngine } from './fake-engine.ts';
+
+const HOSTS = Number(process.argv[2] ?? 50);
+const PER_HOST = Number(process.argv[3] ?? 20);
+const FPS_SECONDS = Number(process.argv[4] ?? 10);
+const PORT = 18_710;
+const ENGINE_PORT = 19_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const engines = await Promise.all(
+  Array.from({ length: HOSTS }, (_, i) => startFakeEngine(ENGINE_PORT + i, PER_HOST, `h${i}`)),
+);
+const berth = await startBerth(PORT, { BERTH_STATS_SOURCE: 'api' });
+for (let i = 0; i < HOSTS; i++) {
+  await berth.api('/hosts', {
+    name: `synthetic-${String(i).padStart(2, '0')}`,
+    url: `tcp://127.0.0.1:${ENGINE_PORT + i}`,
+    tags: [i % 3 === 0 ? 'prod' : 'staging'],
+  });
+}
+// Wait until every host is online and its containers are listed.
+for (let i = 0; i < 100; i++) {
+  const { body } = await berth.api('/containers');
+  if (Array.isArray(body) && body.length >= HOSTS * PER_HOST) break;
+  await sleep(200);
+}
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
+});
+const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+await context.addCookies([
+  {
+    name: berth.cookie.split('=')[0] ?? '',
+    value: berth.cookie.split('=').slice(1).join('='),
+    url: berth.base,
+  },
+]);
+const page = await context.newPage();
+const cdp = await context.newCDPSession(page);
+await cdp.send('Network.enable');
+let scriptBytes = 0;
+const scripts = new Map<string, string>();
+cdp.on('Network.responseReceived', (e) => {
+  if (e.type === 'Script') scripts.set(e.requestId, e.response.url);
+});
+cdp.on('Network.loadingFinished', (e) => {
+  if (scripts.has(e.requestId)) scriptBytes += e.encodedDataLength;
+});
+
+await page.goto(berth.base + '/', { waitUntil: 'commit' });
+// Browser-side code is passed as text: bench/ is type-checked for Node, not the DOM.
+await page.waitForFunction(
+  `document.querySelectorAll('[data-testid^="host-card-"]').length >= ${Math.min(HOSTS, 50)}`,
+  undefined,
+  { timeout: 30_000, polling: 'raf' },
+);
+const firstRenderMs = await page.evaluate<number>('performance.now()');
+const firstScreenScripts = scripts.size;
+const timeline = await page.evaluate<string>(`performance.getEntriesByType('resource')
+  .filter((e) => e.name.includes('/api/') || e.name.endsWith('.js'))
+  .map((e) => new URL(e.name).pathname.replace(/-[A-Za-z0-9_]{8}\\.js$/, '.js') + ' ' + Math.round(e.responseEnd))
+  .join(', ')`);
+const firstScreenJs = scriptBytes;
+const DIST = resolve(import.meta.dirname, '../packages/web/dist');
+const gzipBytes = [...scripts.values()].reduce(
+  (sum, url) => sum + statSync(join(DIST, `${new URL(url).pathname}.gz`)).size,
+  0,
+);
+
+// Frames while live updates stream: count requestAnimationFrame callbacks, and long tasks.
+await sleep(3000);
+const frames = await page.evaluate<{ count: number; longTasks: number }>(`(async () => {
+  let count = 0;
+  let longTasks = 0;
+  const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
+  observer.observe({ entryTypes: ['longtask'] });
+  const tick = () => { count++; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  await new Promise((r) => setTimeout(r, ${FPS_SECONDS * 1000}));
+  observer.disconnect();
+  return { count, longTasks };
+})()`);
+
+const { body: sample } = await berth.api('/containers');
+console.log(`bench/dashboard: ${HOSTS} hosts × ${PER_HOST} containers (synthetic engines)`);
+console.log(`  containers listed by the server: ${Array.isArray(sample) ? sample.length : 0}`);
+console.log(`  first render (navigation to all host cards drawn): ${firstRenderMs.toFixed(0)} ms`);
+console.log(`  responses (ms after navigation): ${timeline}`);
+console.log(
+  `  frames per second over ${FPS_SECONDS} s of live updates: ${(frames.count / FPS_SECONDS).toFixed(1)} (long tasks: ${frames.longTasks})`,
+);
+console.log(
+  `  JavaScript transferred for the first screen: ${(firstScreenJs / 1024).toFixed(1)} KB in ${firstScreenScripts} files (brotli, as served); ${(gzipBytes / 1024).toFixed(1)} KB gzip`,
+);
+
+await browser.close();
+berth.stop();
+for (const engine of engines) engine.close();
+process.exit(0);

@@ -1,0 +1,106 @@
+// A synthetic Docker engine for benchmarks: answers the Engine API calls Berth's monitor
+// makes (ping, version, info, container list and inspect, one-shot stats, the event stream)
+// for a fixed set of running containers whose counters grow steadily.
+import { createServer, type Server } from 'node:http';
+
+interface FakeContainer {
+  id: string;
+  name: string;
+}
+
+export function startFakeEngine(port: number, containers: number, label: string): Promise<Server> {
+  const list: FakeContainer[] = Array.from({ length: containers }, (_, i) => ({
+    id: `${label}${String(i).padStart(4, '0')}`.padEnd(64, 'a').slice(0, 64),
+    name: `${label}-svc-${i}`,
+  }));
+  const byId = new Map(list.map((c) => [c.id, c]));
+  const started = Date.now();
+
+  const summary = (c: FakeContainer) => ({
+    Id: c.id,
+    Names: [`/${c.name}`],
+    Image: 'synthetic/app:1',
+    State: 'running',
+    Status: 'Up 2 hours',
+    Created: Math.floor(started / 1000) - 7200,
+    Labels: {},
+    Ports: [],
+  });
+
+  const inspect = (c: FakeContainer) => ({
+    Id: c.id,
+    Name: `/${c.name}`,
+    Created: new Date(started - 7_200_000).toISOString(),
+    State: {
+      Status: 'running',
+      Running: true,
+      Pid: 0,
+      ExitCode: 0,
+      StartedAt: new Date(started - 7_000_000).toISOString(),
+      FinishedAt: '0001-01-01T00:00:00Z',
+    },
+    Config: { Image: 'synthetic/app:1', Env: [], Labels: {} },
+    HostConfig: { RestartPolicy: { Name: 'unless-stopped' } },
+    Mounts: [],
+    NetworkSettings: { Ports: {} },
+  });
+
+  const stats = (c: FakeContainer) => {
+    const t = Date.now() - started;
+    const load = 0.05 + 0.3 * Math.abs(Math.sin(t / 20_000 + c.id.charCodeAt(3)));
+    return {
+      read: new Date().toISOString(),
+      cpu_stats: {
+        cpu_usage: { total_usage: Math.round(t * 1e6 * load) },
+        system_cpu_usage: t * 1e6 * 8,
+        online_cpus: 8,
+      },
+      memory_stats: {
+        usage: 64 * 1024 ** 2 + (t % 10_000) * 1000,
+        limit: 16 * 1024 ** 3,
+        stats: {},
+      },
+      networks: {
+        eth0: { rx_bytes: Math.round(t * 50 * load), tx_bytes: Math.round(t * 20 * load) },
+      },
+    };
+  };
+
+  /** The answer to one call, or undefined for a 404. */
+  const respond = (path: string): unknown => {
+    if (path === '/_ping') return 'OK';
+    if (path === '/version')
+      return { Version: '27.0.0', ApiVersion: '1.46', Os: 'linux', Arch: 'amd64' };
+    if (path === '/info')
+      return {
+        NCPU: 8,
+        MemTotal: 16 * 1024 ** 3,
+        OperatingSystem: 'Synthetic Linux',
+        KernelVersion: '6.1.0',
+        SystemTime: new Date().toISOString(),
+      };
+    if (path === '/containers/json') return list.map(summary);
+    const match = /^\/containers\/([^/]+)\/(json|stats)$/.exec(path);
+    const c = match?.[1] === undefined ? undefined : byId.get(match[1]);
+    if (c === undefined) return undefined;
+    return match?.[2] === 'json' ? inspect(c) : stats(c);
+  };
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').replace(/^\/v1\.\d+/, '').split('?')[0] ?? '/';
+    if (path === '/events') {
+      // Held open: nothing happens on a synthetic engine.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      return;
+    }
+    const answer = respond(path);
+    res.writeHead(answer === undefined ? 404 : 200, { 'content-type': 'application/json' });
+    res.end(
+      typeof answer === 'string'
+        ? answer
+        : JSON.stringify(answer ?? { message: 'No such container' }),
+    );
+  });
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+}
