@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const engines = await Promise.all(
   Array.from({ length: HOSTS }, (_, i) => startFakeEngine(ENGINE_PORT + i, PER_HOST, `h${i}`)),
 );
-const berth = await startBerth(PORT, { BERTH_STATS_SOURCE: 'api' });
+const berth = await startBerth(PORT, { BERTH_STATS_SOURCE: process.env.BENCH_STATS ?? 'api' });
 for (let i = 0; i < HOSTS; i++) {
   await berth.api('/hosts', {
     name: `synthetic-${String(i).padStart(2, '0')}`,

@@ -143,11 +143,13 @@ export const hostEventsQueryOptions = (hostId: string, limit: number) =>
  * and with a session, the data the landing screen needs: it saves a round trip or two.
  */
 export async function warmUpQueries(queryClient: QueryClient, path: string): Promise<void> {
-  const user = await queryClient.fetchQuery(meQueryOptions()).catch(() => null);
+  const user = await queryClient.query(meQueryOptions()).catch(() => null);
   if (user === null || user.is_first_login) return;
-  void queryClient.prefetchQuery(preferencesQueryOptions());
+  // Failures here are answered again by the screens' own queries.
+  const ignore = () => undefined;
+  queryClient.query(preferencesQueryOptions()).catch(ignore);
   if (path === '/') {
-    void queryClient.prefetchQuery(dashboardHostsQueryOptions());
-    void queryClient.prefetchQuery(containersQueryOptions());
+    queryClient.query(dashboardHostsQueryOptions()).catch(ignore);
+    queryClient.query(containersQueryOptions()).catch(ignore);
   }
 }

@@ -1,5 +1,5 @@
 import { DropdownMenu as Radix } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
 export const DropdownMenu = Radix.Root;
@@ -50,4 +50,61 @@ export function DropdownMenuItem({
 
 export function DropdownMenuSeparator() {
   return <Radix.Separator className="my-1 h-px bg-slate-800" />;
+}
+
+/**
+ * A menu button that mounts its Radix menu on first use: a dashboard shows hundreds of
+ * these, and an unopened menu should cost no more than a button.
+ */
+export function ActionMenu({
+  label,
+  icon,
+  className,
+  side = 'bottom',
+  children,
+}: {
+  label: string;
+  icon: ReactNode;
+  className?: string;
+  side?: 'top' | 'bottom' | 'right';
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  const start = () => {
+    setUsed(true);
+    setOpen(true);
+  };
+  if (!used) {
+    return (
+      <button
+        type="button"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={false}
+        className={className}
+        onClick={(e) => e.stopPropagation()}
+        onPointerDown={(e) => {
+          if (e.button !== 0) return;
+          e.preventDefault();
+          start();
+        }}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter' && e.key !== ' ' && e.key !== 'ArrowDown') return;
+          e.preventDefault();
+          start();
+        }}
+      >
+        {icon}
+      </button>
+    );
+  }
+  return (
+    <Radix.Root open={open} onOpenChange={setOpen}>
+      <Radix.Trigger aria-label={label} className={className} onClick={(e) => e.stopPropagation()}>
+        {icon}
+      </Radix.Trigger>
+      <DropdownMenuContent side={side}>{children}</DropdownMenuContent>
+    </Radix.Root>
+  );
 }

@@ -1,12 +1,7 @@
 import type { Container } from '@berth/contracts';
 import { ExternalLink, FileText, MoreVertical, Play, RotateCw, Square } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { useContainerAction } from '@/lib/container-actions';
 
 /** Spec 1 §2: Stop and Restart when running, otherwise Start; View Logs; Open WebUI. */
@@ -17,44 +12,39 @@ export function ContainerMenu({ container }: { container: Container }) {
     action.mutate({ hostId: container.host_id, containerId: container.id, action: name });
   const running = container.state === 'running';
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger
-        aria-label={`Actions for ${container.name}`}
-        onClick={(e) => e.stopPropagation()}
-        className="rounded p-1 text-slate-500 hover:bg-slate-800 hover:text-white"
-      >
-        <MoreVertical className="h-3.5 w-3.5" />
-      </DropdownMenuTrigger>
-      <DropdownMenuContent side="bottom">
-        {running ? (
-          <>
-            <DropdownMenuItem onSelect={() => run('stop')}>
-              <Square className="h-4 w-4" /> Stop
-            </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => run('restart')}>
-              <RotateCw className="h-4 w-4" /> Restart
-            </DropdownMenuItem>
-          </>
-        ) : (
-          <DropdownMenuItem onSelect={() => run('start')}>
-            <Play className="h-4 w-4" /> Start
+    <ActionMenu
+      label={`Actions for ${container.name}`}
+      icon={<MoreVertical className="h-3.5 w-3.5" />}
+      className="rounded p-1 text-slate-500 hover:bg-slate-800 hover:text-white"
+    >
+      {running ? (
+        <>
+          <DropdownMenuItem onSelect={() => run('stop')}>
+            <Square className="h-4 w-4" /> Stop
           </DropdownMenuItem>
-        )}
-        <DropdownMenuItem
-          onSelect={() =>
-            void navigate(`/logs?hostId=${container.host_id}&containerId=${container.id}`)
-          }
-        >
-          <FileText className="h-4 w-4" /> View Logs
+          <DropdownMenuItem onSelect={() => run('restart')}>
+            <RotateCw className="h-4 w-4" /> Restart
+          </DropdownMenuItem>
+        </>
+      ) : (
+        <DropdownMenuItem onSelect={() => run('start')}>
+          <Play className="h-4 w-4" /> Start
         </DropdownMenuItem>
-        {container.web_ui_url !== null && (
-          <DropdownMenuItem
-            onSelect={() => window.open(container.web_ui_url ?? '', '_blank', 'noopener')}
-          >
-            <ExternalLink className="h-4 w-4" /> Open WebUI
-          </DropdownMenuItem>
-        )}
-      </DropdownMenuContent>
-    </DropdownMenu>
+      )}
+      <DropdownMenuItem
+        onSelect={() =>
+          void navigate(`/logs?hostId=${container.host_id}&containerId=${container.id}`)
+        }
+      >
+        <FileText className="h-4 w-4" /> View Logs
+      </DropdownMenuItem>
+      {container.web_ui_url !== null && (
+        <DropdownMenuItem
+          onSelect={() => window.open(container.web_ui_url ?? '', '_blank', 'noopener')}
+        >
+          <ExternalLink className="h-4 w-4" /> Open WebUI
+        </DropdownMenuItem>
+      )}
+    </ActionMenu>
   );
 }

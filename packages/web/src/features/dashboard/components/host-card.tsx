@@ -1,12 +1,7 @@
 import type { Host, HostContainerSort } from '@berth/contracts';
 import { GripVertical, MoreHorizontal } from 'lucide-react';
 import { memo, useRef, useState } from 'react';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
+import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { useHostPanels } from '@/lib/host-panels';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { useHostContainers } from '../api/dashboard-api';
@@ -58,24 +53,19 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
           <h3 className="truncate text-sm font-semibold text-white">{host.name}</h3>
           <TagChips tags={host.tags} max={3} />
         </div>
-        <DropdownMenu>
-          <DropdownMenuTrigger
-            aria-label={`Host menu for ${host.name}`}
-            onClick={(e) => e.stopPropagation()}
-            className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white"
-          >
-            <MoreHorizontal className="h-4 w-4" />
-          </DropdownMenuTrigger>
-          <DropdownMenuContent side="bottom">
-            <DropdownMenuItem onSelect={() => panels.openHost(host.id, { expanded: true })}>
-              View Host Details
-            </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => panels.editHost(host.id)}>Edit Host</DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => setListOpen((open) => !open)}>
-              {listOpen ? 'Collapse Containers' : 'Expand Containers'}
-            </DropdownMenuItem>
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <ActionMenu
+          label={`Host menu for ${host.name}`}
+          icon={<MoreHorizontal className="h-4 w-4" />}
+          className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white"
+        >
+          <DropdownMenuItem onSelect={() => panels.openHost(host.id, { expanded: true })}>
+            View Host Details
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => panels.editHost(host.id)}>Edit Host</DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => setListOpen((open) => !open)}>
+            {listOpen ? 'Collapse Containers' : 'Expand Containers'}
+          </DropdownMenuItem>
+        </ActionMenu>
       </header>
       {online ? (
         <CardMetrics

@@ -1,0 +1,82 @@
+import type { Host } from '@berth/contracts';
+import { describe, expect, it } from 'vitest';
+import { groupHostsByTag, UNTAGGED } from './group-hosts';
+import { defaultHostLayout, hostLayoutFor, orderedBy } from './host-layouts';
+import { DEFAULT_WIDGETS, widgetsFor } from './widget-layout';
+
+const host = (id: string, tags: string[], status: Host['status'] = 'online') =>
+  ({ id, name: id, tags, status }) as Host;
+
+describe('host card layouts (spec 1 §4)', () => {
+  it('lays out 3 expanded cards per row (4×10) and 4 standard ones (3×8) with their limits', () => {
+    const expanded = defaultHostLayout(['a', 'b', 'c', 'd'], 'expanded');
+    expect(expanded.map(({ x, y, w, h }) => [x, y, w, h])).toEqual([
+      [0, 0, 4, 10],
+      [4, 0, 4, 10],
+      [8, 0, 4, 10],
+      [0, 10, 4, 10],
+    ]);
+    expect(expanded[0]).toMatchObject({ minW: 3, minH: 6, maxW: 12, maxH: 30 });
+    const standard = defaultHostLayout(['a', 'b', 'c', 'd', 'e'], 'standard');
+    expect(standard[4]).toMatchObject({ x: 0, y: 8, w: 3, h: 8, maxH: 20 });
+  });
+
+  it('uses a saved layout only when it names exactly the current hosts', () => {
+    const saved = [
+      { i: 'b', x: 0, y: 0, w: 6, h: 12 },
+      { i: 'a', x: 6, y: 0, w: 6, h: 12 },
+    ];
+    expect(hostLayoutFor(saved, ['a', 'b'], 'expanded')[0]).toMatchObject({ i: 'b', w: 6 });
+    expect(hostLayoutFor(saved, ['a', 'b', 'c'], 'expanded')[0]).toMatchObject({ i: 'a', w: 4 });
+    expect(hostLayoutFor(saved, ['a', 'x'], 'expanded')[0]).toMatchObject({ i: 'a', w: 4 });
+  });
+
+  it('ignores a saved order whose ids do not match', () => {
+    const hosts = [host('a', []), host('b', [])];
+    expect(orderedBy(hosts, ['b', 'a']).map((h) => h.id)).toEqual(['b', 'a']);
+    expect(orderedBy(hosts, ['b']).map((h) => h.id)).toEqual(['a', 'b']);
+    expect(orderedBy(hosts, ['b', 'b']).map((h) => h.id)).toEqual(['a', 'b']);
+  });
+});
+
+describe('tag groups', () => {
+  it('groups by first tag with Untagged last and counts statuses', () => {
+    const groups = groupHostsByTag([
+      host('a', ['prod', 'eu']),
+      host('b', []),
+      host('c', ['dev'], 'offline'),
+      host('d', ['prod'], 'error'),
+    ]);
+    expect(groups.map((g) => g.tag)).toEqual(['dev', 'prod', UNTAGGED]);
+    expect(groups[1]?.counts).toEqual({ online: 1, offline: 0, error: 1 });
+  });
+
+  it('follows a saved order that names exactly the current groups', () => {
+    const hosts = [host('a', ['prod']), host('b', [])];
+    expect(groupHostsByTag(hosts, [UNTAGGED, 'prod']).map((g) => g.tag)).toEqual([
+      UNTAGGED,
+      'prod',
+    ]);
+    expect(groupHostsByTag(hosts, ['gone', 'prod']).map((g) => g.tag)).toEqual(['prod', UNTAGGED]);
+  });
+});
+
+describe('widgets', () => {
+  it('has the five defaults of spec 1 §2 with minimum sizes equal to their sizes', () => {
+    expect(DEFAULT_WIDGETS.map(({ id, x, y, w, h }) => [id, x, y, w, h])).toEqual([
+      ['host-stats', 0, 0, 2, 2],
+      ['container-stats', 2, 0, 2, 2],
+      ['updates', 4, 0, 2, 2],
+      ['recent-events', 6, 0, 3, 2],
+      ['alert-summary', 9, 0, 3, 2],
+    ]);
+    expect(DEFAULT_WIDGETS.every((w) => w.minW === w.w && w.minH === w.h)).toBe(true);
+  });
+
+  it('keeps saved positions but never below the minimum size', () => {
+    const saved = DEFAULT_WIDGETS.map((w) => (w.id === 'updates' ? { ...w, x: 0, y: 4, w: 1 } : w));
+    const updates = widgetsFor(saved).find((w) => w.id === 'updates');
+    expect(updates).toMatchObject({ x: 0, y: 4, w: 2 });
+    expect(widgetsFor(saved.slice(1))).toEqual(DEFAULT_WIDGETS);
+  });
+});
