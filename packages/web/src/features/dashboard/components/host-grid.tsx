@@ -1,7 +1,8 @@
 import type { GridItem, Host } from '@berth/contracts';
 import { useMemo } from 'react';
-import ReactGridLayout, { useContainerWidth, type Layout } from 'react-grid-layout';
+import ReactGridLayout, { type Layout } from 'react-grid-layout';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
+import { useElementWidth } from '@/hooks/use-element-width';
 import {
   CARD_ROW_HEIGHT,
   GRID_COLUMNS,
@@ -47,7 +48,7 @@ export function HostGrid({
     () => hostLayoutFor(saved, ids === '' ? [] : ids.split(','), mode),
     [saved, ids, mode],
   );
-  const { width, containerRef, mounted } = useContainerWidth();
+  const { ref: containerRef, width } = useElementWidth();
   const save = useDebouncedCallback(onSave, LAYOUT_SAVE_DELAY_MS);
   const onChange = (next: Layout) => {
     const items = toGridItems(next);
@@ -56,7 +57,7 @@ export function HostGrid({
   };
   return (
     <div ref={containerRef} data-testid={`host-grid-${mode}`}>
-      {mounted && (
+      {width !== null && (
         <ReactGridLayout
           width={width}
           layout={layout}

@@ -1,8 +1,9 @@
 import type { DashboardWidget } from '@berth/contracts';
 import { GripHorizontal } from 'lucide-react';
 import { useMemo, type ComponentType } from 'react';
-import ReactGridLayout, { useContainerWidth, type Layout } from 'react-grid-layout';
+import ReactGridLayout, { type Layout } from 'react-grid-layout';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
+import { useElementWidth } from '@/hooks/use-element-width';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { GRID_COLUMNS } from '../../lib/host-layouts';
 import { widgetsFor, type WidgetType } from '../../lib/widget-layout';
@@ -30,7 +31,7 @@ export function StatsWidgets() {
   const saved = usePreferences().data?.dashboard_layout_v2?.widgets;
   const update = useUpdatePreferences();
   const widgets = useMemo(() => widgetsFor(saved), [saved]);
-  const { width, containerRef, mounted } = useContainerWidth();
+  const { ref: containerRef, width } = useElementWidth();
   const save = useDebouncedCallback((next: DashboardWidget[]) => {
     update.mutate({ dashboard_layout_v2: { widgets: next } });
   }, LAYOUT_SAVE_DELAY_MS);
@@ -60,7 +61,7 @@ export function StatsWidgets() {
 
   return (
     <section aria-label="Stats widgets" ref={containerRef} className="mb-6">
-      {mounted && (
+      {width !== null && (
         <ReactGridLayout
           width={width}
           layout={layout}
