@@ -27,9 +27,9 @@ function Metric({
 }) {
   return (
     <div className="min-w-0">
-      <div className="flex items-baseline justify-between text-xs">
+      <div className="flex items-baseline justify-between gap-1 text-xs whitespace-nowrap">
         <span className="text-slate-500">{label}</span>
-        <span className="text-slate-200 tabular-nums" data-testid={`metric-${label}`}>
+        <span className="truncate text-slate-200 tabular-nums" data-testid={`metric-${label}`}>
           {value}
         </span>
       </div>
@@ -42,7 +42,7 @@ function CardMetricsView({ sparklines, cpu, mem, net, allowGb }: CardMetricsProp
   if (sparklines === null || cpu === null)
     return <p className="py-3 text-xs text-slate-500">No stats available</p>;
   return (
-    <div className="grid grid-cols-3 gap-3">
+    <div className="grid grid-cols-3 gap-2">
       <Metric label="CPU" value={formatPercent(cpu)}>
         <Sparkline values={sparklines.cpu} max={100} color="#38bdf8" label="CPU history" />
       </Metric>
