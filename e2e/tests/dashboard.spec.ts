@@ -34,7 +34,10 @@ test.describe('dashboard', () => {
   }) => {
     const api = await apiFor(readyServer.url);
     await api.post('/user/view-mode', { view_mode: 'expanded' });
-    await api.post('/hosts', hostPayload('plain', 'edge', ['prod', 'eu', 'web', 'db']));
+    const host = await api.post<Host>(
+      '/hosts',
+      hostPayload('plain', 'edge', ['prod', 'eu', 'web', 'db']),
+    );
     const idle = containers.run('plain', 'idle');
     containers.run('plain', 'busy', 'yes > /dev/null');
 
@@ -65,6 +68,22 @@ test.describe('dashboard', () => {
     await row.getByRole('button', { name: idle, exact: true }).click();
     const info = page.getByRole('dialog', { name: idle });
     await expect(info.getByText('berth-test/busybox:1.0')).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // The per-host sort: State is the expanded card's default; the choice is saved per host.
+    await card.getByRole('button', { name: 'Sort containers' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Start Time newest first' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    await page.getByRole('menuitem', { name: 'Name A-Z' }).click();
+    await expect
+      .poll(async () => (await api.get<Preferences>('/v2/user/preferences')).hostContainerSorts)
+      .toEqual({ [host.id]: 'name' });
+    const names = await card
+      .locator('[data-testid^="card-container-"]')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid') ?? ''));
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
   });
 
   test('stats widgets: texts, and a dragged widget is in the same place after reload', async ({

@@ -34,14 +34,17 @@ export function DropdownMenuContent({
 export function DropdownMenuItem({
   children,
   onSelect,
+  disabled = false,
 }: {
   children: ReactNode;
   onSelect: () => void;
+  disabled?: boolean;
 }) {
   return (
     <Radix.Item
       onSelect={onSelect}
-      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800 data-[highlighted]:text-white"
+      disabled={disabled}
+      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800 data-[highlighted]:text-white data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40"
     >
       {children}
     </Radix.Item>

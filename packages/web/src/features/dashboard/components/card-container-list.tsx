@@ -1,5 +1,7 @@
 import type { Container, HostContainerSort } from '@berth/contracts';
+import { ChevronDown } from 'lucide-react';
 import { memo, useState } from 'react';
+import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
 import { formatPercent } from '@/lib/format';
@@ -32,22 +34,27 @@ export const CardContainerList = memo(function CardContainerList({
     <div className="flex min-h-0 flex-1 flex-col">
       <div className="mb-1 flex items-center justify-between text-xs text-slate-500">
         <span>Containers</span>
-        <select
-          aria-label="Sort containers"
-          value={sort}
-          onClick={(e) => e.stopPropagation()}
-          onChange={(e) => {
-            const next = HOST_CONTAINER_SORTS.find((s) => s.value === e.target.value);
-            if (next !== undefined) onSort(next.value);
-          }}
-          className="rounded bg-transparent text-xs text-slate-400 hover:text-white"
+        {/* A lazily mounted menu, not a native select: fifty cards, fifty pickers. */}
+        <ActionMenu
+          label="Sort containers"
+          icon={
+            <span className="inline-flex items-center gap-1">
+              {HOST_CONTAINER_SORTS.find((s) => s.value === sort)?.label}
+              <ChevronDown className="h-3 w-3" />
+            </span>
+          }
+          className="rounded px-1 text-xs text-slate-400 hover:text-white"
         >
           {HOST_CONTAINER_SORTS.map((s) => (
-            <option key={s.value} value={s.value} disabled={s.value === 'start_time'}>
+            <DropdownMenuItem
+              key={s.value}
+              onSelect={() => onSort(s.value)}
+              disabled={s.value === 'start_time'}
+            >
               {s.label}
-            </option>
+            </DropdownMenuItem>
           ))}
-        </select>
+        </ActionMenu>
       </div>
       <ul className="min-h-0 flex-1 overflow-y-auto">
         {shown.map((c) => (
