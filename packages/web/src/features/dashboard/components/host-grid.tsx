@@ -1,37 +1,10 @@
 import type { GridItem, Host } from '@berth/contracts';
 import { useMemo } from 'react';
-import ReactGridLayout, { type Layout } from 'react-grid-layout';
-import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
-import { useElementWidth } from '@/hooks/use-element-width';
-import {
-  CARD_ROW_HEIGHT,
-  GRID_COLUMNS,
-  hostLayoutFor,
-  toGridItems,
-  type CardMode,
-} from '../lib/host-layouts';
+import { CARD_ROW_HEIGHT, hostLayoutFor, type CardMode } from '../lib/host-layouts';
+import { DashboardGrid } from './dashboard-grid';
 import { HostCard } from './host-card';
 
-const LAYOUT_SAVE_DELAY_MS = 1000;
-
-const sameLayout = (a: readonly GridItem[], b: readonly GridItem[]) =>
-  a.length === b.length &&
-  a.every((item, i) => {
-    const o = b[i];
-    return (
-      o !== undefined &&
-      o.i === item.i &&
-      o.x === item.x &&
-      o.y === item.y &&
-      o.w === item.w &&
-      o.h === item.h
-    );
-  });
-
-/**
- * Host cards in a draggable, resizable grid (row height 36). `onSave` is called 1 s after
- * the last user change, never for the layout the grid starts with.
- */
+/** Host cards in the dashboard grid (row height 36), laid out per mode. */
 export function HostGrid({
   hosts,
   mode,
@@ -48,35 +21,20 @@ export function HostGrid({
     () => hostLayoutFor(saved, ids === '' ? [] : ids.split(','), mode),
     [saved, ids, mode],
   );
-  const { ref: containerRef, width } = useElementWidth();
-  const save = useDebouncedCallback(onSave, LAYOUT_SAVE_DELAY_MS);
-  const onChange = (next: Layout) => {
-    const items = toGridItems(next);
-    const ordered = layout.map((l) => items.find((n) => n.i === l.i) ?? l);
-    if (!sameLayout(ordered, toGridItems(layout))) save(ordered);
-  };
   return (
-    <div ref={containerRef} data-testid={`host-grid-${mode}`}>
-      {width !== null && (
-        <ReactGridLayout
-          width={width}
-          layout={layout}
-          gridConfig={{
-            cols: GRID_COLUMNS,
-            rowHeight: CARD_ROW_HEIGHT,
-            margin: [12, 12],
-            containerPadding: [0, 0],
-          }}
-          dragConfig={{ handle: '.host-drag-handle' }}
-          onLayoutChange={onChange}
-        >
-          {hosts.map((host) => (
-            <div key={host.id}>
-              <HostCard host={host} mode={mode} />
-            </div>
-          ))}
-        </ReactGridLayout>
-      )}
+    <div data-testid={`host-grid-${mode}`}>
+      <DashboardGrid
+        layout={layout}
+        rowHeight={CARD_ROW_HEIGHT}
+        handle=".host-drag-handle"
+        onSave={onSave}
+      >
+        {hosts.map((host) => (
+          <div key={host.id}>
+            <HostCard host={host} mode={mode} />
+          </div>
+        ))}
+      </DashboardGrid>
     </div>
   );
 }

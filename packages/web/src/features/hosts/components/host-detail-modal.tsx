@@ -16,8 +16,17 @@ const TABS = [
   { value: 'events', label: 'Events' },
 ];
 
-const percent = (v: number) => `${v.toFixed(0)}%`;
-const rate = (v: number) => formatRate(v);
+const CHARTS: {
+  title: string;
+  series: 'cpu' | 'mem' | 'net';
+  color: string;
+  format: (v: number) => string;
+  max?: number;
+}[] = [
+  { title: 'CPU', series: 'cpu', color: '#38bdf8', format: (v) => `${v.toFixed(0)}%`, max: 100 },
+  { title: 'Memory', series: 'mem', color: '#a78bfa', format: (v) => `${v.toFixed(0)}%`, max: 100 },
+  { title: 'Network Traffic', series: 'net', color: '#34d399', format: (v) => formatRate(v) },
+];
 
 function StatCard({ label, value }: { label: string; value: number }) {
   return (
@@ -88,29 +97,17 @@ function ModalBody({ host }: { host: Host }) {
             </div>
             <Section title="Live Stats">
               <div className="space-y-3">
-                <LiveChart
-                  title="CPU"
-                  values={host.sparklines?.cpu ?? []}
-                  intervalSeconds={interval}
-                  color="#38bdf8"
-                  format={percent}
-                  max={100}
-                />
-                <LiveChart
-                  title="Memory"
-                  values={host.sparklines?.mem ?? []}
-                  intervalSeconds={interval}
-                  color="#a78bfa"
-                  format={percent}
-                  max={100}
-                />
-                <LiveChart
-                  title="Network Traffic"
-                  values={host.sparklines?.net ?? []}
-                  intervalSeconds={interval}
-                  color="#34d399"
-                  format={rate}
-                />
+                {CHARTS.map((chart) => (
+                  <LiveChart
+                    key={chart.title}
+                    title={chart.title}
+                    values={host.sparklines?.[chart.series] ?? []}
+                    intervalSeconds={interval}
+                    color={chart.color}
+                    format={chart.format}
+                    {...(chart.max === undefined ? {} : { max: chart.max })}
+                  />
+                ))}
               </div>
             </Section>
           </div>
