@@ -23,6 +23,16 @@ export const containerActionSchema = z.enum([
 ]);
 export type ContainerAction = z.infer<typeof containerActionSchema>;
 
+/** Each action in the past tense, as toasts and event titles write it. */
+export const CONTAINER_ACTION_DONE: Record<ContainerAction, string> = {
+  start: 'started',
+  stop: 'stopped',
+  restart: 'restarted',
+  pause: 'paused',
+  unpause: 'unpaused',
+  remove: 'removed',
+};
+
 export const desiredStateSchema = z.enum(['should_run', 'on_demand', 'unspecified']);
 export type DesiredState = z.infer<typeof desiredStateSchema>;
 

@@ -1,17 +1,12 @@
-import { containerActionResponseSchema, type ContainerAction } from '@berth/contracts';
+import {
+  CONTAINER_ACTION_DONE,
+  containerActionResponseSchema,
+  type ContainerAction,
+} from '@berth/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { api } from './api-client';
 import { containersQueryOptions } from './queries';
-
-const PAST: Record<ContainerAction, string> = {
-  start: 'started',
-  stop: 'stopped',
-  restart: 'restarted',
-  pause: 'paused',
-  unpause: 'unpaused',
-  remove: 'removed',
-};
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -30,7 +25,7 @@ export function useContainerAction() {
         method: 'POST',
       }),
     onSuccess: (_res, { action }) => {
-      toast.success(`Container ${PAST[action]} successfully`, {
+      toast.success(`Container ${CONTAINER_ACTION_DONE[action]} successfully`, {
         description: `Action: ${capitalised(action)}`,
       });
     },

@@ -1,19 +1,15 @@
-import type { Container, ContainerAction, ContainerActionResponse } from '@berth/contracts';
+import {
+  CONTAINER_ACTION_DONE,
+  type Container,
+  type ContainerAction,
+  type ContainerActionResponse,
+} from '@berth/contracts';
 import type Docker from 'dockerode';
 import { describeEngineError } from '../../docker/index.js';
 import { conflict, HttpError, notFound } from '../../platform/http-errors.js';
 import type { EventsService } from '../events/index.js';
 import type { MonitorService } from '../monitor/monitor.service.js';
 import type { EngineContainer } from './engine-container.js';
-
-const PAST: Record<ContainerAction, string> = {
-  start: 'started',
-  stop: 'stopped',
-  restart: 'restarted',
-  pause: 'paused',
-  unpause: 'unpaused',
-  remove: 'removed',
-};
 
 /** Why an action cannot apply to the container's current state, if it cannot. */
 function refusal(action: ContainerAction, c: EngineContainer): string | null {
@@ -102,7 +98,7 @@ export class ContainersService {
       severity: 'info',
       category: 'container',
       event_type: 'action_taken',
-      title: `Container ${PAST[action]} by ${username}: ${c.name}`,
+      title: `Container ${CONTAINER_ACTION_DONE[action]} by ${username}: ${c.name}`,
       message: `Action: ${action}`,
       host_id: sup.id,
       host_name: sup.name,
