@@ -90,3 +90,56 @@ export type ContainerActionResponse = z.infer<typeof containerActionResponseSche
 export const containersQuerySchema = z.strictObject({
   host_id: z.string().max(100).optional(),
 });
+
+/** Container keys in routes: the host and the container (full or 12-character id). */
+export const containerParamsSchema = z.strictObject({
+  hostId: z.string().min(1).max(100),
+  containerId: z.string().min(1).max(100),
+});
+
+/** Tags derived from labels (compose:<project>, swarm:<service>): shown, never edited. */
+export const DERIVED_TAG_PATTERN = /^(compose|swarm):/;
+export const MAX_CONTAINER_TAGS = 50;
+
+/** A tag as the drawer and bulk editors take it (spec 2 §5), checked again by the server. */
+export const containerTagSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, 'Tag cannot be empty')
+  .max(24, 'Tag must be 1-24 characters')
+  .regex(/^[a-z0-9._:-]+$/, 'Invalid characters (alphanumeric, -, _, :, . only)')
+  .refine(
+    (tag) => !DERIVED_TAG_PATTERN.test(tag),
+    'Tags starting with compose: or swarm: are derived and cannot be edited',
+  );
+
+export const containerTagsPatchSchema = z.strictObject({
+  tags_to_add: z.array(containerTagSchema).max(MAX_CONTAINER_TAGS).default([]),
+  tags_to_remove: z.array(containerTagSchema).max(MAX_CONTAINER_TAGS).default([]),
+});
+export type ContainerTagsPatch = z.infer<typeof containerTagsPatchSchema>;
+
+/** POST …/auto-restart. `container_name` is accepted for compatibility; the id decides. */
+export const autoRestartBodySchema = z.strictObject({
+  enabled: z.boolean({ message: 'Required' }),
+  container_name: z.string().max(255).optional(),
+});
+
+const webUiUrlSchema = z
+  .string()
+  .trim()
+  .max(2000, 'URL must be at most 2000 characters')
+  .refine(
+    (url) => url === '' || /^https?:\/\/[^\s]+$/.test(url),
+    'Web UI URL must start with http:// or https://',
+  )
+  .transform((url) => (url === '' ? null : url));
+
+/** POST …/desired-state; `web_ui_url` null or empty clears it, absent keeps it. */
+export const desiredStateBodySchema = z.strictObject({
+  desired_state: desiredStateSchema,
+  container_name: z.string().max(255).optional(),
+  web_ui_url: webUiUrlSchema.nullable().optional(),
+});
+export type DesiredStateBody = z.infer<typeof desiredStateBodySchema>;

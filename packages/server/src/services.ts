@@ -6,6 +6,7 @@ import { AlertsService, createAlertsStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import {
   ContainerSettings,
+  ContainerSettingsService,
   ContainersService,
   createContainersStore,
 } from './modules/containers/index.js';
@@ -36,6 +37,7 @@ export interface AppServices {
   updates: UpdatesService;
   monitor: MonitorService;
   containers: ContainersService;
+  containerSettings: ContainerSettingsService;
   probe: ProbeEngine;
   version: string;
 }
@@ -90,6 +92,7 @@ export async function createServices(
     updates,
     monitor,
     containers: new ContainersService(monitor, events),
+    containerSettings: new ContainerSettingsService(monitor, containerSettings, events),
     probe,
     version: readVersion(),
   };

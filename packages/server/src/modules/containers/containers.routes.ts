@@ -1,5 +1,9 @@
 import {
+  autoRestartBodySchema,
   containerActionParamsSchema,
+  containerParamsSchema,
+  containerTagsPatchSchema,
+  desiredStateBodySchema,
   containerActionResponseSchema,
   containerSchema,
   containersQuerySchema,
@@ -11,12 +15,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyBodySchema } from '@berth/contracts';
 import { sessionOf } from '../auth/index.js';
+import type { ContainerSettingsService } from './container-settings.service.js';
 import type { ContainersService } from './containers.service.js';
 
-/** GET /containers and the container actions of spec 1 §7. */
+/** GET /containers, the container actions of spec 1 §7 and the settings calls of spec 2 §7. */
 export function containersRoutes(
   app: FastifyInstance,
-  opts: { containers: ContainersService },
+  opts: { containers: ContainersService; containerSettings: ContainerSettingsService },
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(
@@ -42,5 +47,63 @@ export function containersRoutes(
       const { hostId, containerId, action } = request.params;
       return opts.containers.act(hostId, containerId, action, sessionOf(request).user.username);
     },
+  );
+
+  const user = (request: Parameters<typeof sessionOf>[0]) => sessionOf(request).user.username;
+  api.patch(
+    '/hosts/:hostId/containers/:containerId/tags',
+    {
+      schema: {
+        params: containerParamsSchema,
+        body: containerTagsPatchSchema,
+        response: { 200: tagsResponseSchema },
+      },
+    },
+    async (request) => {
+      const { hostId, containerId } = request.params;
+      const { tags_to_add, tags_to_remove } = request.body;
+      const tags = await opts.containerSettings.patchTags(
+        hostId,
+        containerId,
+        tags_to_add,
+        tags_to_remove,
+        user(request),
+      );
+      return { tags };
+    },
+  );
+  api.post(
+    '/hosts/:hostId/containers/:containerId/auto-restart',
+    {
+      schema: {
+        params: containerParamsSchema,
+        body: autoRestartBodySchema,
+        response: { 200: containerSchema },
+      },
+    },
+    (request) =>
+      opts.containerSettings.setAutoRestart(
+        request.params.hostId,
+        request.params.containerId,
+        request.body.enabled,
+        user(request),
+      ),
+  );
+  api.post(
+    '/hosts/:hostId/containers/:containerId/desired-state',
+    {
+      schema: {
+        params: containerParamsSchema,
+        body: desiredStateBodySchema,
+        response: { 200: containerSchema },
+      },
+    },
+    (request) =>
+      opts.containerSettings.setDesiredState(
+        request.params.hostId,
+        request.params.containerId,
+        request.body,
+        user(request),
+      ),
   );
 }

@@ -1,0 +1,114 @@
+import {
+  DERIVED_TAG_PATTERN,
+  MAX_CONTAINER_TAGS,
+  type Container,
+  type DesiredStateBody,
+} from '@berth/contracts';
+import { badRequest, notFound } from '../../platform/http-errors.js';
+import type { EventsService } from '../events/index.js';
+import type { MonitorService } from '../monitor/monitor.service.js';
+import type { ContainerSettings } from './container-settings.js';
+import type { ContainerSettingsRow } from './containers.store.js';
+
+type Change = Partial<
+  Pick<ContainerSettingsRow, 'tags' | 'auto_restart' | 'desired_state' | 'web_ui_url'>
+>;
+
+/** Tags, auto-restart, desired state and Web UI link of one container (spec 2 §7). */
+export class ContainerSettingsService {
+  constructor(
+    private readonly monitor: MonitorService,
+    private readonly settings: ContainerSettings,
+    private readonly events: EventsService,
+  ) {}
+
+  async patchTags(
+    hostId: string,
+    containerId: string,
+    add: string[],
+    remove: string[],
+    username: string,
+  ): Promise<string[]> {
+    const updated = await this.update(hostId, containerId, username, (row) => {
+      const removing = new Set(remove);
+      const current = JSON.parse(row.tags) as string[];
+      const tags = [...new Set([...current, ...add])].filter((t) => !removing.has(t));
+      if (tags.length > MAX_CONTAINER_TAGS)
+        throw badRequest(`tags: A container can have at most ${MAX_CONTAINER_TAGS} tags`);
+      return {
+        change: { tags: JSON.stringify(tags) },
+        title: 'tags updated',
+        message: [
+          add.length > 0 ? `added ${add.join(', ')}` : '',
+          remove.length > 0 ? `removed ${remove.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      };
+    });
+    return updated.tags.filter((t) => !DERIVED_TAG_PATTERN.test(t));
+  }
+
+  setAutoRestart(hostId: string, containerId: string, enabled: boolean, username: string) {
+    return this.update(hostId, containerId, username, () => ({
+      change: { auto_restart: enabled ? 1 : 0 },
+      title: `auto-restart ${enabled ? 'enabled' : 'disabled'}`,
+      message: null,
+    }));
+  }
+
+  setDesiredState(hostId: string, containerId: string, body: DesiredStateBody, username: string) {
+    return this.update(hostId, containerId, username, () => ({
+      change: {
+        desired_state: body.desired_state,
+        ...(body.web_ui_url === undefined ? {} : { web_ui_url: body.web_ui_url }),
+      },
+      title: `desired state set to ${body.desired_state}`,
+      message: body.web_ui_url === undefined ? null : `Web UI: ${body.web_ui_url ?? 'none'}`,
+    }));
+  }
+
+  /** Saves a change to the container's settings, records who made it and pushes it live. */
+  private async update(
+    hostId: string,
+    containerId: string,
+    username: string,
+    decide: (row: ContainerSettingsRow) => {
+      change: Change;
+      title: string;
+      message: string | null;
+    },
+  ): Promise<Container> {
+    const sup = this.monitor.supervisor(hostId);
+    if (sup === undefined) throw notFound('Host not found');
+    const c = sup.containers.get(containerId.slice(0, 12));
+    if (c === undefined) throw notFound('Container not found');
+    const current: ContainerSettingsRow = this.settings.get(sup.id, c.name) ?? {
+      host_id: sup.id,
+      container_name: c.name,
+      tags: '[]',
+      auto_restart: null,
+      desired_state: 'unspecified',
+      web_ui_url: null,
+      updated_at: '',
+    };
+    const { change, title, message } = decide(current);
+    await this.settings.save({ ...current, ...change, updated_at: new Date().toISOString() });
+    await this.events.record({
+      severity: 'info',
+      category: 'container',
+      event_type: 'settings_changed',
+      title: `Container ${c.name}: ${title} by ${username}`,
+      message,
+      host_id: sup.id,
+      host_name: sup.name,
+      container_id: `${sup.id}:${c.id}`,
+      container_name: c.name,
+      triggered_by: username,
+    });
+    this.monitor.pushSoon();
+    const updated = this.monitor.listContainers(sup.id).find((x) => x.id === c.id);
+    if (updated === undefined) throw notFound('Container not found');
+    return updated;
+  }
+}
