@@ -106,7 +106,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
 
   await services.monitor.start();
-  app.addHook('onClose', () => services.monitor.stop());
+  app.addHook('onClose', (_instance, done) => {
+    services.autoRestart.stop();
+    services.monitor.stop();
+    done();
+  });
 
   await registerWebApp(app, config.webDir);
   return app;

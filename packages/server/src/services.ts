@@ -5,6 +5,7 @@ import { probeEngine } from './docker/index.js';
 import { AlertsService, createAlertsStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import {
+  AutoRestarter,
   ContainerSettings,
   ContainerSettingsService,
   ContainersService,
@@ -38,6 +39,7 @@ export interface AppServices {
   monitor: MonitorService;
   containers: ContainersService;
   containerSettings: ContainerSettingsService;
+  autoRestart: AutoRestarter;
   probe: ProbeEngine;
   version: string;
 }
@@ -93,6 +95,7 @@ export async function createServices(
     monitor,
     containers: new ContainersService(monitor, events),
     containerSettings: new ContainerSettingsService(monitor, containerSettings, events),
+    autoRestart: new AutoRestarter({ monitor, settings, containerSettings, events, hub, log }),
     probe,
     version: readVersion(),
   };

@@ -3,3 +3,4 @@ export { containersRoutes } from './containers.routes.js';
 export { ContainersService } from './containers.service.js';
 export { createContainersStore } from './containers.store.js';
 export { ContainerSettingsService } from './container-settings.service.js';
+export { AutoRestarter } from './auto-restart.js';

@@ -49,6 +49,8 @@ export interface SupervisorContext {
   /** Containers or their states changed: publish now, not on the next tick. */
   containersChanged: (hostId: string) => void;
   statusChanged: (hostId: string, status: HostStatus, error: string | null) => void;
+  /** An engine event about one container, after the picture was updated (auto-restart). */
+  containerEvent: (hostId: string, action: string, containerId: string, name: string) => void;
 }
 
 /** The fields of the engine's /info answer that Berth reads. */
@@ -266,6 +268,7 @@ export class HostSupervisor {
       timestamp: new Date(ev.timeNano / 1e6).toISOString(),
     });
     this.ctx.containersChanged(this.host.id);
+    this.ctx.containerEvent(this.host.id, ev.Action, id, name);
     if (at - this.lastSavedEventAt >= 1) {
       this.lastSavedEventAt = at;
       await this.ctx.saveFacts(this.host.id, { last_event_at: at });

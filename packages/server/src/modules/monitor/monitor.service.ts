@@ -28,9 +28,17 @@ const PUSH_DEBOUNCE_MS = 25;
  * One supervisor per registered host, a stats tick at `polling_interval`, and the live
  * `containers_update` (on every tick, and right after any state change).
  */
+export type ContainerEventListener = (
+  hostId: string,
+  action: string,
+  containerId: string,
+  name: string,
+) => void;
+
 export class MonitorService implements HostRuntimeSource {
   private readonly supervisors = new Map<string, HostSupervisor>();
   private readonly hostSparklines = new HostSparklines();
+  private readonly containerListeners = new Set<ContainerEventListener>();
   private tickTimer: NodeJS.Timeout | undefined;
   private pushTimer: NodeJS.Timeout | undefined;
   private running = false;
@@ -81,6 +89,9 @@ export class MonitorService implements HostRuntimeSource {
       record: (event) => this.deps.events.record(event),
       saveFacts: (id, facts) => this.deps.hosts.saveEngineFacts(id, facts),
       containersChanged: () => this.pushSoon(),
+      containerEvent: (...args) => {
+        for (const listener of this.containerListeners) listener(...args);
+      },
       statusChanged: (hostId, status, error) => {
         this.deps.hub.publish({
           type: 'host_status_changed',
@@ -95,6 +106,12 @@ export class MonitorService implements HostRuntimeSource {
 
   hostChanged(row: HostRow): void {
     this.supervisors.get(row.id)?.update(this.supervised(row));
+  }
+
+  /** Calls `listener` for every engine event about a container, on every host. */
+  onContainerEvent(listener: ContainerEventListener): () => void {
+    this.containerListeners.add(listener);
+    return () => this.containerListeners.delete(listener);
   }
 
   hostRemoved(hostId: string): void {
