@@ -72,7 +72,16 @@ describe.each(ENGINES)('the %s engine', (name) => {
     const host = hosts[name];
     const started = Date.now();
     const { id, name: cname } = run(engine, ['sleep', '300']);
-    const seen = await waitFor('container listed', () => find(host.id, id), 1000, 20);
+    // docker run returns once the engine started it; Berth may still be between create and start.
+    const seen = await waitFor(
+      'container listed as running',
+      async () => {
+        const c = await find(host.id, id);
+        return c?.state === 'running' ? c : undefined;
+      },
+      1000,
+      20,
+    );
     expect(seen).toMatchObject({ state: 'running', name: cname, host_name: `rig-${name}` });
     const pushed = await waitFor(
       'pushed running',
@@ -138,7 +147,7 @@ describe.each(ENGINES)('the %s engine', (name) => {
 describe('live stats', () => {
   it.each(ENGINES)('a busy container on %s reads above 50 percent CPU', async (name) => {
     const host = hosts[name];
-    const { id } = run(rigEngine(name), ['sh', '-c', 'yes > /dev/null']);
+    const { id, name: cname } = run(rigEngine(name), ['sh', '-c', 'yes > /dev/null']);
     const busy = await waitFor(
       'cpu above 50',
       async () => {
@@ -150,6 +159,8 @@ describe('live stats', () => {
     );
     expect(busy.memory_usage).toBeGreaterThan(0);
     expect(busy.memory_limit).toBeGreaterThan(0);
+    // Two vCPUs: a busy loop left running would starve the next engine's case.
+    dockerCli(rigEngine(name), ['rm', '-f', cname]);
   });
 
   it('memory and network figures move when a container allocates and sends', async () => {
