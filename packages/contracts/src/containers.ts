@@ -143,3 +143,34 @@ export const desiredStateBodySchema = z.strictObject({
   web_ui_url: webUiUrlSchema.nullable().optional(),
 });
 export type DesiredStateBody = z.infer<typeof desiredStateBodySchema>;
+
+/** `all` in the viewer is sent as this many lines (spec 2 §9); it is also the ceiling. */
+export const MAX_LOG_TAIL = 10_000;
+
+/** GET …/logs: the last `tail` lines, or those after `since` (ISO date or Unix seconds). */
+export const containerLogsQuerySchema = z.strictObject({
+  tail: z.coerce.number().int().min(1).max(MAX_LOG_TAIL).default(100),
+  since: z
+    .string()
+    .max(40)
+    .refine(
+      (v) => /^\d+(\.\d+)?$/.test(v) || !Number.isNaN(Date.parse(v)),
+      'Invalid date; use ISO 8601 or Unix seconds',
+    )
+    .optional(),
+});
+
+export const logLineSchema = z.object({
+  /** The engine's RFC 3339 timestamp of the line; null when the engine gave none. */
+  timestamp: z.string().nullable(),
+  log: z.string(),
+  stream: z.enum(['stdout', 'stderr']),
+});
+export type LogLine = z.infer<typeof logLineSchema>;
+
+export const containerLogsResponseSchema = z.object({
+  container_id: z.string(),
+  container_name: z.string(),
+  logs: z.array(logLineSchema),
+});
+export type ContainerLogsResponse = z.infer<typeof containerLogsResponseSchema>;

@@ -6,6 +6,7 @@ import { AlertsService, createAlertsStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import {
   AutoRestarter,
+  ContainerLogsService,
   ContainerSettings,
   ContainerSettingsService,
   ContainersService,
@@ -40,6 +41,7 @@ export interface AppServices {
   containers: ContainersService;
   containerSettings: ContainerSettingsService;
   autoRestart: AutoRestarter;
+  containerLogs: ContainerLogsService;
   probe: ProbeEngine;
   version: string;
 }
@@ -95,6 +97,7 @@ export async function createServices(
     monitor,
     containers: new ContainersService(monitor, events),
     containerSettings: new ContainerSettingsService(monitor, containerSettings, events),
+    containerLogs: new ContainerLogsService(monitor),
     autoRestart: new AutoRestarter({ monitor, settings, containerSettings, events, hub, log }),
     probe,
     version: readVersion(),

@@ -108,8 +108,7 @@ describe('auto-restart (spec 2 §4)', { timeout: 60_000 }, () => {
     const { name } = await guarded('sleep 1; exit 3');
     await waitFor(
       'auto_restart_failed',
-      async () =>
-        msgs().some((m) => m.type === 'auto_restart_failed' && m.data.container_name === name),
+      () => msgs().some((m) => m.type === 'auto_restart_failed' && m.data.container_name === name),
       40_000,
     );
     const failed = msgs().find(

@@ -2,6 +2,8 @@ import {
   autoRestartBodySchema,
   containerActionParamsSchema,
   containerParamsSchema,
+  containerLogsQuerySchema,
+  containerLogsResponseSchema,
   containerTagsPatchSchema,
   desiredStateBodySchema,
   containerActionResponseSchema,
@@ -15,13 +17,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyBodySchema } from '@berth/contracts';
 import { sessionOf } from '../auth/index.js';
+import type { ContainerLogsService } from './container-logs.js';
 import type { ContainerSettingsService } from './container-settings.service.js';
 import type { ContainersService } from './containers.service.js';
 
 /** GET /containers, the container actions of spec 1 §7 and the settings calls of spec 2 §7. */
 export function containersRoutes(
   app: FastifyInstance,
-  opts: { containers: ContainersService; containerSettings: ContainerSettingsService },
+  opts: {
+    containers: ContainersService;
+    containerSettings: ContainerSettingsService;
+    containerLogs: ContainerLogsService;
+  },
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(
@@ -104,6 +111,23 @@ export function containersRoutes(
         request.params.containerId,
         request.body,
         user(request),
+      ),
+  );
+  api.get(
+    '/hosts/:hostId/containers/:containerId/logs',
+    {
+      schema: {
+        params: containerParamsSchema,
+        querystring: containerLogsQuerySchema,
+        response: { 200: containerLogsResponseSchema },
+      },
+    },
+    (request) =>
+      opts.containerLogs.read(
+        sessionOf(request).tokenHash,
+        request.params.hostId,
+        request.params.containerId,
+        request.query,
       ),
   );
 }
