@@ -1,5 +1,6 @@
 export * from './alerts.js';
 export * from './auth.js';
+export * from './batch.js';
 export * from './common.js';
 export * from './containers.js';
 export * from './events.js';

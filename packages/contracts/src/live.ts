@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { batchItemSchema, batchJobSummarySchema } from './batch.js';
 import { containerSchema } from './containers.js';
 import { eventSchema } from './events.js';
 import { hostSchema, hostStatsSchema, hostStatusSchema, sparklinesSchema } from './hosts.js';
@@ -9,8 +10,6 @@ import { hostSchema, hostStatsSchema, hostStatusSchema, sparklinesSchema } from 
  */
 const message = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.object({ type: z.literal(type), data });
-
-const batchItemStatusSchema = z.enum(['queued', 'running', 'completed', 'failed', 'skipped']);
 
 export const liveMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
@@ -73,30 +72,8 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
     'blackout_status_changed',
     z.object({ is_blackout: z.boolean(), window_name: z.string().nullable() }),
   ),
-  message(
-    'batch_job_update',
-    z.object({
-      job_id: z.string(),
-      status: z.enum(['queued', 'running', 'completed', 'partial', 'failed']),
-      action: z.string(),
-      total_items: z.number(),
-      completed_items: z.number(),
-      success_items: z.number(),
-      error_items: z.number(),
-      skipped_items: z.number(),
-    }),
-  ),
-  message(
-    'batch_item_update',
-    z.object({
-      job_id: z.string(),
-      item_id: z.string(),
-      container_id: z.string(),
-      container_name: z.string(),
-      status: batchItemStatusSchema,
-      message: z.string().nullable(),
-    }),
-  ),
+  message('batch_job_update', batchJobSummarySchema),
+  message('batch_item_update', batchItemSchema.extend({ job_id: z.string() })),
   message(
     'container_update_progress',
     z.object({

@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { AppConfig } from './config/config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { alertsRoutes } from './modules/alerts/index.js';
+import { batchRoutes } from './modules/batch/index.js';
 import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
@@ -83,6 +84,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         containersRoutes(signedIn, services);
         eventsRoutes(signedIn, services);
         alertsRoutes(signedIn, services);
+        batchRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
         done();
       });

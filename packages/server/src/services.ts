@@ -4,6 +4,7 @@ import type { Db } from './db/database.js';
 import { probeEngine } from './docker/index.js';
 import { AlertsService, createAlertsStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
+import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
   AutoRestarter,
   ContainerLogsService,
@@ -42,6 +43,7 @@ export interface AppServices {
   containerSettings: ContainerSettingsService;
   autoRestart: AutoRestarter;
   containerLogs: ContainerLogsService;
+  batch: BatchService;
   probe: ProbeEngine;
   version: string;
 }
@@ -84,6 +86,17 @@ export async function createServices(
     statsSource: config.statsSource,
   });
   hosts.attachRuntime(monitor);
+  const containers = new ContainersService(monitor, events);
+  const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
+  const batch = new BatchService({
+    store: createBatchStore(db),
+    hub,
+    monitor,
+    containers,
+    containerSettings: containerSettingsService,
+    log,
+  });
+  await batch.closeInterrupted();
   return {
     db,
     hub,
@@ -95,8 +108,9 @@ export async function createServices(
     alerts,
     updates,
     monitor,
-    containers: new ContainersService(monitor, events),
-    containerSettings: new ContainerSettingsService(monitor, containerSettings, events),
+    containers,
+    containerSettings: containerSettingsService,
+    batch,
     containerLogs: new ContainerLogsService(monitor),
     autoRestart: new AutoRestarter({ monitor, settings, containerSettings, events, hub, log }),
     probe,

@@ -11,6 +11,8 @@ export interface Database {
   events: EventsTable;
   alerts: AlertsTable;
   container_updates: ContainerUpdatesTable;
+  batch_jobs: BatchJobsTable;
+  batch_items: BatchItemsTable;
 }
 
 export interface UsersTable {
@@ -131,4 +133,27 @@ export interface ContainerUpdatesTable {
   latest_digest: string | null;
   update_available: number;
   checked_at: string;
+}
+
+export interface BatchJobsTable {
+  id: string;
+  action: string;
+  /** JSON of the action's parameters. */
+  params: string;
+  status: string;
+  created_by: string;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface BatchItemsTable {
+  id: string;
+  job_id: string;
+  position: number;
+  host_id: string;
+  host_name: string | null;
+  container_id: string;
+  container_name: string | null;
+  status: string;
+  message: string | null;
 }

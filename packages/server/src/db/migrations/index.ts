@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-hosts-events-container-settings.js';
 import * as m0003 from './0003-alerts-container-updates.js';
+import * as m0004 from './0004-batch-jobs.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-hosts-events-container-settings': m0002,
   '0003-alerts-container-updates': m0003,
+  '0004-batch-jobs': m0004,
 };

@@ -149,6 +149,8 @@ describe('routeLiveMessage', () => {
           success_items: 0,
           error_items: 0,
           skipped_items: 0,
+          created_at: '2026-11-22T10:00:00.000Z',
+          completed_at: null,
         },
       },
       qc,

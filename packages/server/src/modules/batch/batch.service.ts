@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  BatchAction,
+  BatchItem,
+  BatchJob,
+  BatchJobStatus,
+  BatchJobSummary,
+  BatchRequest,
+  DesiredState,
+} from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { notFound } from '../../platform/http-errors.js';
+import type { LiveHub } from '../../platform/live-hub.js';
+import type { ContainerSettingsService, ContainersService } from '../containers/index.js';
+import type { MonitorService } from '../monitor/monitor.service.js';
+import type { BatchItemRow, BatchJobRow, BatchStore } from './batch.store.js';
+
+/** Items of one host run at most this many at a time; hosts run side by side. */
+const PER_HOST_CONCURRENCY = 4;
+
+interface Deps {
+  store: BatchStore;
+  hub: LiveHub;
+  monitor: MonitorService;
+  containers: ContainersService;
+  containerSettings: ContainerSettingsService;
+  log: FastifyBaseLogger;
+}
+
+type Outcome = { status: 'completed' | 'skipped' | 'failed'; message: string };
+
+const toItem = (row: BatchItemRow): BatchItem => ({
+  id: row.id,
+  host_id: row.host_id,
+  host_name: row.host_name,
+  container_id: row.container_id,
+  container_name: row.container_name,
+  status: row.status as BatchItem['status'],
+  message: row.message,
+});
+
+function summarise(job: BatchJobRow, items: BatchItem[]): BatchJobSummary {
+  const count = (status: BatchItem['status']) => items.filter((i) => i.status === status).length;
+  const success = count('completed');
+  const errors = count('failed');
+  const skipped = count('skipped');
+  return {
+    job_id: job.id,
+    status: job.status as BatchJobStatus,
+    action: job.action as BatchAction,
+    total_items: items.length,
+    completed_items: success + errors + skipped,
+    success_items: success,
+    error_items: errors,
+    skipped_items: skipped,
+    created_at: job.created_at,
+    completed_at: job.completed_at,
+  };
+}
+
+/**
+ * Runs bulk container actions in the background (spec 2 §2.3): every item reports queued,
+ * running, then completed, skipped or failed with a message; one failure never stops the
+ * others. Jobs and items are stored, so a reloaded browser finds them.
+ */
+export class BatchService {
+  constructor(private readonly deps: Deps) {}
+
+  /** Jobs left running by a stopped server cannot be resumed safely: close them honestly. */
+  async closeInterrupted(): Promise<void> {
+    for (const job of await this.deps.store.unfinished()) {
+      for (const item of await this.deps.store.items(job.id)) {
+        if (item.status === 'queued' || item.status === 'running')
+          await this.deps.store.updateItem(item.id, {
+            status: 'failed',
+            message: 'Interrupted by a server restart',
+          });
+      }
+      await this.deps.store.updateJob(job.id, {
+        status: 'failed',
+        completed_at: new Date().toISOString(),
+      });
+    }
+  }
+
+  async create(request: BatchRequest, username: string): Promise<{ job_id: string }> {
+    const now = new Date().toISOString();
+    const job: BatchJobRow = {
+      id: randomUUID(),
+      action: request.action,
+      params: JSON.stringify(request.params),
+      status: 'queued',
+      created_by: username,
+      created_at: now,
+      completed_at: null,
+    };
+    const items: BatchItemRow[] = request.ids.map((key, position) => {
+      const [hostId = '', containerId = ''] = key.split(':');
+      const sup = this.deps.monitor.supervisor(hostId);
+      return {
+        id: randomUUID(),
+        job_id: job.id,
+        position,
+        host_id: hostId,
+        host_name: sup?.name ?? null,
+        container_id: containerId.slice(0, 12),
+        container_name: sup?.containers.get(containerId.slice(0, 12))?.name ?? null,
+        status: 'queued',
+        message: null,
+      };
+    });
+    await this.deps.store.insert(job, items);
+    void this.run(job, items, request.params, username).catch((err: unknown) =>
+      this.deps.log.error({ err, job: job.id }, 'batch job crashed'),
+    );
+    return { job_id: job.id };
+  }
+
+  async get(jobId: string): Promise<BatchJob> {
+    const job = await this.deps.store.job(jobId);
+    if (job === undefined) throw notFound('Batch job not found');
+    const items = (await this.deps.store.items(jobId)).map(toItem);
+    return { ...summarise(job, items), items };
+  }
+
+  private async run(
+    job: BatchJobRow,
+    rows: BatchItemRow[],
+    params: Record<string, unknown>,
+    username: string,
+  ): Promise<void> {
+    const items = rows.map(toItem);
+    await this.setJob(job, items, 'running');
+    const byHost = new Map<string, BatchItem[]>();
+    for (const item of items) byHost.set(item.host_id, [...(byHost.get(item.host_id) ?? []), item]);
+    await Promise.all(
+      [...byHost.values()].map((hostItems) =>
+        runPool(hostItems, PER_HOST_CONCURRENCY, async (item) => {
+          await this.setItem(job, item, { status: 'running', message: null });
+          const outcome = await this.perform(job.action as BatchAction, item, params, username);
+          await this.setItem(job, item, outcome);
+          this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) });
+        }),
+      ),
+    );
+    const allFailed = items.every((i) => i.status === 'failed');
+    await this.setJob(job, items, allFailed ? 'failed' : 'completed');
+  }
+
+  private async perform(
+    action: BatchAction,
+    item: BatchItem,
+    params: Record<string, unknown>,
+    username: string,
+  ): Promise<Outcome> {
+    const sup = this.deps.monitor.supervisor(item.host_id);
+    if (sup === undefined) return { status: 'failed', message: 'Host not found' };
+    if (sup.client === null || sup.status === 'offline')
+      return { status: 'failed', message: `Host ${sup.name} is offline` };
+    const c = sup.containers.get(item.container_id);
+    if (c === undefined) return { status: 'failed', message: 'Container not found' };
+    const running = c.state === 'running' || c.state === 'restarting';
+    if (action === 'start' && running) return { status: 'skipped', message: 'Already running' };
+    if (action === 'stop' && !running) return { status: 'skipped', message: 'Already stopped' };
+    const settings = this.deps.containerSettings;
+    const tags = (params.tags ?? []) as string[];
+    try {
+      switch (action) {
+        case 'start':
+        case 'stop':
+        case 'restart': {
+          const done = await this.deps.containers.act(sup.id, c.id, action, username);
+          return { status: 'completed', message: `Now ${done.state ?? 'removed'}` };
+        }
+        case 'add-tags':
+          await settings.patchTags(sup.id, c.id, tags, [], username);
+          return { status: 'completed', message: `Added ${tags.join(', ')}` };
+        case 'remove-tags':
+          await settings.patchTags(sup.id, c.id, [], tags, username);
+          return { status: 'completed', message: `Removed ${tags.join(', ')}` };
+        case 'set-auto-restart': {
+          const enabled = params.enabled === true;
+          await settings.setAutoRestart(sup.id, c.id, enabled, username);
+          return {
+            status: 'completed',
+            message: `Auto-restart ${enabled ? 'enabled' : 'disabled'}`,
+          };
+        }
+        case 'set-desired-state': {
+          const desired = params.desired_state as DesiredState;
+          await settings.setDesiredState(sup.id, c.id, { desired_state: desired }, username);
+          return { status: 'completed', message: `Desired state ${desired}` };
+        }
+      }
+    } catch (err) {
+      return { status: 'failed', message: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  private async setItem(
+    job: BatchJobRow,
+    item: BatchItem,
+    change: Pick<BatchItem, 'status' | 'message'>,
+  ) {
+    item.status = change.status;
+    item.message = change.message;
+    await this.deps.store.updateItem(item.id, change);
+    this.deps.hub.publish({ type: 'batch_item_update', data: { ...item, job_id: job.id } });
+  }
+
+  private async setJob(job: BatchJobRow, items: BatchItem[], status: BatchJobStatus) {
+    job.status = status;
+    if (status === 'completed' || status === 'failed') job.completed_at = new Date().toISOString();
+    await this.deps.store.updateJob(job.id, { status, completed_at: job.completed_at });
+    this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) });
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function runPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      if (item !== undefined) await work(item);
+    }
+  });
+  await Promise.all(lanes);
+}
