@@ -57,3 +57,20 @@ export function formatAgo(iso: string | null, now = Date.now()): string {
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
   return `${Math.floor(seconds / 86_400)}d ago`;
 }
+
+/** Container memory (spec 2 §2.2): MB under 1024 MB, otherwise GB with one decimal. */
+export function formatMemory(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '—';
+  const mb = bytes / 1024 ** 2;
+  if (mb < 10) return `${mb.toFixed(1)} MB`;
+  return mb < 1024 ? `${mb.toFixed(0)} MB` : `${(mb / 1024).toFixed(1)} GB`;
+}
+
+/** Container uptime (spec 2 §2.2): Nd Nh, Nh Nm, Nm or Ns; a dash for future or invalid times. */
+export function formatSince(iso: string | null, now = Date.now()): string {
+  const at = iso === null ? NaN : Date.parse(iso);
+  if (Number.isNaN(at) || at > now) return '—';
+  const s = Math.floor((now - at) / 1000);
+  if (s < 60) return `${s}s`;
+  return formatUptime(iso, now);
+}

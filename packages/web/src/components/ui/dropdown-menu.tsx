@@ -1,3 +1,4 @@
+import { Check } from 'lucide-react';
 import { DropdownMenu as Radix } from 'radix-ui';
 import { useState, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
@@ -109,5 +110,32 @@ export function ActionMenu({
       </Radix.Trigger>
       <DropdownMenuContent side={side}>{children}</DropdownMenuContent>
     </Radix.Root>
+  );
+}
+
+/** A menu entry with a check mark that keeps the menu open, for filters. */
+export function DropdownMenuCheckboxItem({
+  children,
+  checked,
+  onCheckedChange,
+}: {
+  children: ReactNode;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}) {
+  return (
+    <Radix.CheckboxItem
+      checked={checked}
+      onCheckedChange={onCheckedChange}
+      onSelect={(e) => e.preventDefault()}
+      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800"
+    >
+      <span className="flex h-4 w-4 items-center justify-center rounded border border-slate-600">
+        <Radix.ItemIndicator>
+          <Check className="h-3 w-3" />
+        </Radix.ItemIndicator>
+      </span>
+      {children}
+    </Radix.CheckboxItem>
   );
 }

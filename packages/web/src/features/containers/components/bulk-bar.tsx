@@ -1,0 +1,163 @@
+import type { BatchRequestInput, Container } from '@berth/contracts';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { errorText } from '@/lib/api-client';
+import { useStartBatch } from '../api/batch-api';
+
+type Power = 'start' | 'stop' | 'restart';
+const POWER_LABEL: Record<Power, string> = { start: 'Start', stop: 'Stop', restart: 'Restart' };
+const POWER_DOING: Record<Power, string> = {
+  start: 'Starting',
+  stop: 'Stopping',
+  restart: 'Restarting',
+};
+
+const parseTags = (text: string) => [
+  ...new Set(
+    text
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter((t) => t !== ''),
+  ),
+];
+
+/** The bar of actions on the selected containers (spec 2 §2.3); each starts a batch job. */
+export function BulkBar({
+  selected,
+  onStarted,
+}: {
+  selected: Container[];
+  onStarted: (jobId: string) => void;
+}) {
+  const start = useStartBatch();
+  const [confirm, setConfirm] = useState<Power | null>(null);
+  const [tags, setTags] = useState('');
+  const [tagError, setTagError] = useState<string | null>(null);
+  const ids = selected.map((c) => `${c.host_id}:${c.id}`);
+
+  const run = async (request: Omit<BatchRequestInput, 'scope' | 'ids'>, progress: string) => {
+    try {
+      const { job_id } = await start.mutateAsync({ scope: 'container', ids, ...request });
+      toast.success('Batch job started', {
+        description: `Job ID: ${job_id}. Progress will be tracked in the panel.`,
+      });
+      toast.info(progress);
+      onStarted(job_id);
+    } catch (err) {
+      toast.error('Failed to start batch job', { description: errorText(err, 'Unknown error') });
+    }
+  };
+  const runTags = (action: 'add-tags' | 'remove-tags') => {
+    const list = parseTags(tags);
+    if (list.length === 0) {
+      setTagError('Please enter at least one tag');
+      return;
+    }
+    setTagError(null);
+    setTags('');
+    const verb = action === 'add-tags' ? 'Adding' : 'Removing';
+    void run(
+      { action, params: { tags: list } },
+      `${verb} ${list.length} tags to ${ids.length} containers...`,
+    );
+  };
+
+  return (
+    <div
+      data-testid="bulk-bar"
+      className="fixed right-0 bottom-0 left-0 z-20 flex flex-wrap items-center gap-2 border-t border-slate-700 bg-slate-900/95 px-6 py-3 backdrop-blur"
+    >
+      <span className="mr-2 text-sm text-slate-200">{selected.length} selected</span>
+      {(['start', 'stop', 'restart'] as const).map((action) => (
+        <Button key={action} size="sm" variant="secondary" onClick={() => setConfirm(action)}>
+          {POWER_LABEL[action]}
+        </Button>
+      ))}
+      <Input
+        aria-label="Tags for selected containers"
+        placeholder="tag-a, tag-b"
+        className="h-8 w-44"
+        value={tags}
+        onChange={(e) => setTags(e.target.value)}
+      />
+      <Button size="sm" variant="secondary" onClick={() => runTags('add-tags')}>
+        Add Tags
+      </Button>
+      <Button size="sm" variant="secondary" onClick={() => runTags('remove-tags')}>
+        Remove Tags
+      </Button>
+      {tagError !== null && <span className="text-xs text-red-300">{tagError}</span>}
+      <Select
+        aria-label="Auto-restart for selected containers"
+        value=""
+        onChange={(e) => {
+          const enabled = e.target.value === 'on';
+          void run(
+            { action: 'set-auto-restart', params: { enabled } },
+            `${enabled ? 'Enabling' : 'Disabling'} auto-restart for ${ids.length} containers...`,
+          );
+        }}
+      >
+        <option value="" disabled>
+          Auto-restart…
+        </option>
+        <option value="on">Enable auto-restart</option>
+        <option value="off">Disable auto-restart</option>
+      </Select>
+      <Select
+        aria-label="Desired state for selected containers"
+        value=""
+        onChange={(e) => {
+          const desired = e.target.value === 'should_run' ? 'should_run' : 'on_demand';
+          const label = desired === 'should_run' ? 'Should Run' : 'On-Demand';
+          void run(
+            { action: 'set-desired-state', params: { desired_state: desired } },
+            `Setting desired state to "${label}" for ${ids.length} containers...`,
+          );
+        }}
+      >
+        <option value="" disabled>
+          Desired state…
+        </option>
+        <option value="should_run">Should Run</option>
+        <option value="on_demand">On-Demand</option>
+      </Select>
+      {confirm !== null && (
+        <Dialog
+          open
+          onOpenChange={(open) => !open && setConfirm(null)}
+          title={`${POWER_LABEL[confirm]} ${selected.length} containers?`}
+        >
+          <ul
+            className="mb-4 max-h-48 overflow-y-auto text-sm text-slate-300"
+            data-testid="confirm-list"
+          >
+            {selected.map((c) => (
+              <li key={`${c.host_id}:${c.id}`}>
+                {c.name} <span className="text-slate-500">on {c.host_name}</span>
+              </li>
+            ))}
+          </ul>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setConfirm(null)}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => {
+                const action = confirm;
+                setConfirm(null);
+                void run({ action }, `${POWER_DOING[action]} ${ids.length} containers...`);
+              }}
+            >
+              {POWER_LABEL[confirm]}
+            </Button>
+          </div>
+        </Dialog>
+      )}
+    </div>
+  );
+}

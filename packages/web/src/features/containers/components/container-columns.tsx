@@ -1,0 +1,193 @@
+import type { Container, ContainerAction } from '@berth/contracts';
+import { createColumnHelper } from '@tanstack/react-table';
+import { AlertTriangle, Loader2, Play, RotateCw, Square, Target } from 'lucide-react';
+import { TagChips } from '@/components/host-status';
+import { cn } from '@/lib/cn';
+import { formatMemory, formatPercent, formatSince } from '@/lib/format';
+import { SHOULD_RUN_FLAG, shouldBeRunning, stateLabel } from '../lib/container-state';
+
+const col = createColumnHelper<Container>();
+
+export interface RowActions {
+  act: (container: Container, action: ContainerAction) => void;
+  /** Spec 2 §4: every row action waits while one is pending. */
+  busy: boolean;
+  withUpdates: ReadonlySet<string>;
+}
+
+const DOT: Partial<Record<Container['state'], string>> = {
+  running: 'bg-emerald-400',
+  paused: 'bg-amber-400',
+  restarting: 'bg-sky-400',
+  dead: 'bg-red-500',
+};
+
+function ActionButton({
+  label,
+  icon: Icon,
+  disabled,
+  onClick,
+}: {
+  label: string;
+  icon: typeof Play;
+  disabled: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      disabled={disabled}
+      onClick={onClick}
+      className="rounded p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white disabled:cursor-not-allowed disabled:opacity-30"
+    >
+      <Icon className="h-4 w-4" />
+    </button>
+  );
+}
+
+/** The columns of spec 2 §2.2; ids are what the saved order and visibility refer to. */
+export function containerColumns(actions: RowActions) {
+  return [
+    col.display({
+      id: 'select',
+      enableHiding: false,
+      header: ({ table }) => (
+        <input
+          type="checkbox"
+          aria-label="Select all containers"
+          checked={table.getIsAllRowsSelected()}
+          ref={(el) => {
+            if (el) el.indeterminate = table.getIsSomeRowsSelected();
+          }}
+          onChange={table.getToggleAllRowsSelectedHandler()}
+        />
+      ),
+      cell: ({ row }) => (
+        <input
+          type="checkbox"
+          aria-label={`Select ${row.original.name}`}
+          checked={row.getIsSelected()}
+          onChange={row.getToggleSelectedHandler()}
+        />
+      ),
+    }),
+    col.accessor((c) => stateLabel(c), {
+      id: 'status',
+      header: 'Status',
+      cell: ({ row: { original: c } }) => (
+        <span className="inline-flex items-center gap-2 whitespace-nowrap" data-testid="state">
+          {c.state === 'restarting' ? (
+            <Loader2 className="h-3 w-3 animate-spin text-sky-400" aria-hidden />
+          ) : (
+            <span
+              className={cn('h-2 w-2 rounded-full', DOT[c.state] ?? 'bg-slate-500')}
+              aria-hidden
+            />
+          )}
+          {stateLabel(c)}
+          {shouldBeRunning(c) && (
+            <AlertTriangle className="h-3.5 w-3.5 text-amber-400" aria-label={SHOULD_RUN_FLAG} />
+          )}
+        </span>
+      ),
+    }),
+    col.accessor('name', {
+      header: 'Name',
+      cell: ({ row: { original: c } }) => (
+        <div className="min-w-40">
+          <div className="font-medium text-white">{c.name}</div>
+          <div className="truncate text-xs text-slate-500">{c.image}</div>
+          <TagChips tags={c.tags} max={3} />
+        </div>
+      ),
+    }),
+    col.display({
+      id: 'policy',
+      header: 'Policy',
+      cell: ({ row: { original: c } }) => (
+        <span className="flex gap-1.5 text-slate-400">
+          {c.auto_restart && (
+            <RotateCw className="h-4 w-4 text-emerald-400" aria-label="Auto-restart on" />
+          )}
+          {c.desired_state !== 'unspecified' && (
+            <Target
+              className={cn(
+                'h-4 w-4',
+                c.desired_state === 'should_run' ? 'text-sky-400' : 'text-slate-400',
+              )}
+              aria-label={c.desired_state === 'should_run' ? 'Should run' : 'On demand'}
+            />
+          )}
+        </span>
+      ),
+    }),
+    col.display({
+      id: 'alerts',
+      header: 'Alerts',
+      cell: () => <span className="text-slate-600">—</span>,
+    }),
+    col.display({
+      id: 'updates',
+      header: 'Updates',
+      cell: ({ row: { original: c } }) =>
+        actions.withUpdates.has(`${c.host_id}:${c.id}`) ? (
+          <span className="rounded bg-sky-500/20 px-1.5 py-0.5 text-xs text-sky-200">Update</span>
+        ) : (
+          <span className="text-slate-600">—</span>
+        ),
+    }),
+    col.accessor((c) => c.host_name || 'localhost', { id: 'host', header: 'Host' }),
+    col.accessor((c) => c.ports.join(', '), {
+      id: 'ports',
+      header: 'Ports',
+      cell: (info) => <span className="text-xs text-slate-400">{info.getValue() || '—'}</span>,
+    }),
+    col.accessor((c) => (c.state === 'running' ? c.started_at : null), {
+      id: 'uptime',
+      header: 'Uptime',
+      sortingFn: 'alphanumeric',
+      cell: (info) => formatSince(info.getValue()),
+    }),
+    col.accessor((c) => c.cpu_percent, {
+      id: 'cpu',
+      header: 'CPU %',
+      cell: (info) => formatPercent(info.getValue()),
+    }),
+    col.accessor((c) => c.memory_usage, {
+      id: 'ram',
+      header: 'RAM',
+      cell: (info) => formatMemory(info.getValue()),
+    }),
+    col.display({
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row: { original: c } }) => {
+        const running = c.state === 'running';
+        const startable = c.state === 'exited' || c.state === 'stopped' || c.state === 'created';
+        return (
+          <div className="flex">
+            <ActionButton
+              label={`Start ${c.name}`}
+              icon={Play}
+              disabled={actions.busy || !startable}
+              onClick={() => actions.act(c, 'start')}
+            />
+            <ActionButton
+              label={`Stop ${c.name}`}
+              icon={Square}
+              disabled={actions.busy || !running}
+              onClick={() => actions.act(c, 'stop')}
+            />
+            <ActionButton
+              label={`Restart ${c.name}`}
+              icon={RotateCw}
+              disabled={actions.busy || !running}
+              onClick={() => actions.act(c, 'restart')}
+            />
+          </div>
+        );
+      },
+    }),
+  ];
+}

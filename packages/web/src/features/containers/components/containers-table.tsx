@@ -1,0 +1,181 @@
+import type { Container, PreferencesPatch } from '@berth/contracts';
+import {
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type ColumnOrderState,
+  type RowSelectionState,
+  type SortingState,
+  type Updater,
+  type VisibilityState,
+} from '@tanstack/react-table';
+import { ArrowDown, ArrowUp } from 'lucide-react';
+import { useMemo, useRef, useState } from 'react';
+import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
+import { containerKey } from '@/lib/container-sort';
+import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
+import { containerColumns, type RowActions } from './container-columns';
+import { ColumnsCustomizer } from './columns-customizer';
+
+/** Spec 2 §9: sort, visibility and order are written 500 ms after the last change. */
+const SAVE_DELAY_MS = 500;
+
+const LABELS: Record<string, string> = {
+  status: 'Status',
+  name: 'Name',
+  policy: 'Policy',
+  alerts: 'Alerts',
+  updates: 'Updates',
+  host: 'Host',
+  ports: 'Ports',
+  uptime: 'Uptime',
+  cpu: 'CPU %',
+  ram: 'RAM',
+  actions: 'Actions',
+};
+const DEFAULT_ORDER = Object.keys(LABELS);
+
+/** The saved order when it names known columns, completed with any it lacks. */
+function orderFrom(saved: readonly string[] | undefined): string[] {
+  const known = (saved ?? []).filter((id) => DEFAULT_ORDER.includes(id));
+  return [...known, ...DEFAULT_ORDER.filter((id) => !known.includes(id))];
+}
+
+const apply = <T,>(updater: Updater<T>, current: T): T =>
+  typeof updater === 'function' ? (updater as (old: T) => T)(current) : updater;
+
+export function ContainersTable({
+  containers,
+  actions,
+  selection,
+  onSelectionChange,
+  toolbar,
+}: {
+  containers: Container[];
+  actions: RowActions;
+  selection: RowSelectionState;
+  onSelectionChange: (next: RowSelectionState) => void;
+  toolbar: React.ReactNode;
+}) {
+  const prefs = usePreferences().data;
+  const update = useUpdatePreferences();
+  const [sorting, setSorting] = useState<SortingState>(prefs?.container_table_sort ?? []);
+  const [visibility, setVisibility] = useState<VisibilityState>(
+    prefs?.container_table_column_visibility ?? {},
+  );
+  const [order, setOrder] = useState<string[]>(orderFrom(prefs?.container_table_column_order));
+  // Changes within the delay are merged, so a sort, a hidden column and a move all land.
+  const pending = useRef<PreferencesPatch>({});
+  const flush = useDebouncedCallback(() => {
+    update.mutate(pending.current);
+    pending.current = {};
+  }, SAVE_DELAY_MS);
+  const save = (patch: PreferencesPatch) => {
+    pending.current = { ...pending.current, ...patch };
+    flush();
+  };
+  const columns = useMemo(() => containerColumns(actions), [actions]);
+  const columnOrder: ColumnOrderState = ['select', ...order];
+
+  // TanStack Table hands back functions by design; the React Compiler lint cannot know that.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({
+    data: containers,
+    columns,
+    state: { sorting, columnVisibility: visibility, columnOrder, rowSelection: selection },
+    getRowId: containerKey,
+    enableRowSelection: true,
+    onRowSelectionChange: (u) => onSelectionChange(apply(u, selection)),
+    onSortingChange: (u) => {
+      const next = apply(u, sorting);
+      setSorting(next);
+      save({ container_table_sort: next });
+    },
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+  });
+
+  const setColumnVisible = (id: string, visible: boolean) => {
+    const next = { ...visibility, [id]: visible };
+    setVisibility(next);
+    save({ container_table_column_visibility: next });
+  };
+  const setColumnOrder = (ids: string[]) => {
+    setOrder(ids);
+    save({ container_table_column_order: ids });
+  };
+  const reset = () => {
+    setVisibility({});
+    setOrder(DEFAULT_ORDER);
+    save({ container_table_column_visibility: {}, container_table_column_order: [] });
+  };
+
+  return (
+    <>
+      <div className="mb-3 flex flex-wrap items-center gap-3">
+        {toolbar}
+        <div className="ml-auto">
+          <ColumnsCustomizer
+            columns={order.map((id) => ({
+              id,
+              label: LABELS[id] ?? id,
+              visible: visibility[id] !== false,
+            }))}
+            onToggle={setColumnVisible}
+            onReorder={setColumnOrder}
+            onReset={reset}
+          />
+        </div>
+      </div>
+      <div className="overflow-x-auto rounded-xl border border-slate-800">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-900 text-xs tracking-wide text-slate-400 uppercase">
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((header) => (
+                  <th
+                    key={header.id}
+                    className="px-3 py-3 font-medium whitespace-nowrap"
+                    data-column={header.id}
+                  >
+                    {header.column.getCanSort() ? (
+                      <button
+                        type="button"
+                        onClick={header.column.getToggleSortingHandler()}
+                        className="inline-flex items-center gap-1 uppercase hover:text-white"
+                      >
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {header.column.getIsSorted() === 'asc' && <ArrowUp className="h-3 w-3" />}
+                        {header.column.getIsSorted() === 'desc' && (
+                          <ArrowDown className="h-3 w-3" />
+                        )}
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </th>
+                ))}
+              </tr>
+            ))}
+          </thead>
+          <tbody className="divide-y divide-slate-800">
+            {table.getRowModel().rows.map((row) => (
+              <tr
+                key={row.id}
+                data-testid={`container-row-${row.original.name}`}
+                className="hover:bg-slate-900/60 [content-visibility:auto] [contain-intrinsic-size:auto_56px]"
+              >
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id} className="px-3 py-2 align-top text-slate-300">
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+import type { Container, ContainerAction } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { Box } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { EmptyState } from '@/components/empty-state';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useContainerAction } from '@/lib/container-actions';
+import { containerKey } from '@/lib/container-sort';
+import {
+  containersQueryOptions,
+  hostsQueryOptions,
+  updatesSummaryQueryOptions,
+} from '@/lib/queries';
+import {
+  applyFilters,
+  readFilters,
+  writeFilters,
+  type ContainerFilters,
+} from '../lib/container-filters';
+import { BatchPanel } from './batch-panel';
+import { BulkBar } from './bulk-bar';
+import { ContainerFiltersBar } from './container-filters-bar';
+import { ContainersTable } from './containers-table';
+
+const NO_UPDATES: ReadonlySet<string> = new Set();
+
+/**
+ * The containers table with its filters, bulk bar and batch panel. Filters live in the query
+ * string (history entry replaced); scoped to a host, that host is forced into the filter.
+ */
+export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
+  const containers = useQuery(containersQueryOptions());
+  const hosts = useQuery(hostsQueryOptions()).data ?? [];
+  const updates = useQuery(updatesSummaryQueryOptions()).data;
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState('');
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [jobId, setJobId] = useState<string | null>(null);
+  const action = useContainerAction();
+
+  const urlFilters = readFilters(params);
+  const filters: ContainerFilters =
+    scopedHostId === undefined ? urlFilters : { ...urlFilters, hosts: [scopedHostId] };
+  const setFilters = (next: ContainerFilters) =>
+    setParams((prev) => writeFilters(prev, next), { replace: true });
+
+  const withUpdates = useMemo(
+    () => (updates === undefined ? NO_UPDATES : new Set(updates.containers_with_updates)),
+    [updates],
+  );
+  const visible = applyFilters(containers.data ?? [], filters, search, { withUpdates });
+  const selected = (containers.data ?? []).filter((c) => selection[containerKey(c)] === true);
+  const act = useCallback(
+    (c: Container, name: ContainerAction) =>
+      action.mutate({ hostId: c.host_id, containerId: c.id, action: name }),
+    [action],
+  );
+  const rowActions = useMemo(
+    () => ({ act, busy: action.isPending, withUpdates }),
+    [act, action.isPending, withUpdates],
+  );
+  const closePanel = useCallback(() => setJobId(null), []);
+
+  if (containers.isPending)
+    return (
+      <div className="space-y-2" aria-busy="true">
+        {Array.from({ length: 8 }, (_, i) => (
+          <Skeleton key={i} className="h-12 w-full" />
+        ))}
+      </div>
+    );
+  if (containers.isError)
+    return <p className="text-sm text-red-300">Failed to load containers. Please try again.</p>;
+
+  return (
+    <div className={selected.length > 0 ? 'pb-20' : ''}>
+      <ContainersTable
+        containers={visible}
+        actions={rowActions}
+        selection={selection}
+        onSelectionChange={setSelection}
+        toolbar={
+          <ContainerFiltersBar
+            hosts={hosts}
+            filters={filters}
+            onFilters={setFilters}
+            search={search}
+            onSearch={setSearch}
+            count={visible.length}
+            scopedHostId={scopedHostId}
+          />
+        }
+      />
+      {visible.length === 0 && (
+        <div className="mt-4">
+          <EmptyState icon={Box} title="No containers found" />
+        </div>
+      )}
+      {selected.length > 0 && (
+        <BulkBar
+          selected={selected}
+          onStarted={(id) => {
+            setSelection({});
+            setJobId(id);
+          }}
+        />
+      )}
+      {jobId !== null && <BatchPanel key={jobId} jobId={jobId} onClose={closePanel} />}
+    </div>
+  );
+}
