@@ -123,6 +123,9 @@ test.describe('hosts table, drawer and detail modal', () => {
     await expect(modal.getByRole('img', { name: 'CPU chart' })).toBeVisible();
     await modal.getByRole('tab', { name: 'Containers' }).click();
     await expect(modal.getByTestId('host-modal-containers')).toContainText(name);
+    const onHost = (await api.get<Container[]>(`/containers?host_id=${host.id}`)).length;
+    await expect(modal.getByTestId('container-count')).toHaveText(`${onHost} container(s)`);
+    await expect(modal.getByRole('button', { name: 'Hosts' })).toHaveCount(0); // forced to this host
     await page.keyboard.press('Escape');
     await expect(modal).toHaveCount(0);
 

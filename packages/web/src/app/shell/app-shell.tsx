@@ -1,14 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { ChangePasswordDialog } from '@/features/auth';
 import { HostPanelsProvider } from '@/features/hosts/panels';
+import { ContainersTableSlot } from '@/lib/containers-table-slot';
 import { useMediaQuery } from '@/hooks/use-media-query';
 import { LiveProvider } from '@/lib/live/live-provider';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { meQueryOptions } from '@/lib/queries';
 import { BlackoutBanner } from './blackout-banner';
 import { Sidebar } from './sidebar';
+
+// Loaded when a host modal first shows its Containers tab.
+const ScopedContainers = lazy(async () => ({
+  default: (await import('@/features/containers/scoped')).ScopedContainers,
+}));
+
+const renderScopedContainers = (hostId: string) => (
+  <Suspense fallback={<p className="text-sm text-slate-400">Loading…</p>}>
+    <ScopedContainers hostId={hostId} />
+  </Suspense>
+);
 
 /** Below this width the sidebar collapses on its own (spec 1 §9). */
 const NARROW = '(max-width: 1023.98px)';
@@ -37,9 +49,11 @@ export function AppShell() {
           <BlackoutBanner />
           <main className="flex-1 overflow-y-auto px-6 py-6 lg:px-8">
             {!firstLogin && (
-              <HostPanelsProvider>
-                <Outlet />
-              </HostPanelsProvider>
+              <ContainersTableSlot.Provider value={renderScopedContainers}>
+                <HostPanelsProvider>
+                  <Outlet />
+                </HostPanelsProvider>
+              </ContainersTableSlot.Provider>
             )}
           </main>
         </div>

@@ -15,6 +15,7 @@ import {
 } from '@/lib/queries';
 import {
   applyFilters,
+  NO_FILTERS,
   readFilters,
   writeFilters,
   type ContainerFilters,
@@ -40,11 +41,15 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   const [jobId, setJobId] = useState<string | null>(null);
   const action = useContainerAction();
 
-  const urlFilters = readFilters(params);
+  // Scoped to a host (inside the host modal), filters stay local: the page URL is not ours.
+  const [localFilters, setLocalFilters] = useState<ContainerFilters>(NO_FILTERS);
   const filters: ContainerFilters =
-    scopedHostId === undefined ? urlFilters : { ...urlFilters, hosts: [scopedHostId] };
-  const setFilters = (next: ContainerFilters) =>
-    setParams((prev) => writeFilters(prev, next), { replace: true });
+    scopedHostId === undefined ? readFilters(params) : { ...localFilters, hosts: [scopedHostId] };
+  const setFilters = (next: ContainerFilters) => {
+    if (scopedHostId === undefined)
+      setParams((prev) => writeFilters(prev, next), { replace: true });
+    else setLocalFilters(next);
+  };
 
   const withUpdates = useMemo(
     () => (updates === undefined ? NO_UPDATES : new Set(updates.containers_with_updates)),

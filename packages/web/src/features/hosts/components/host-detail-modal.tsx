@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { LiveChart } from '@/components/live-chart';
 import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
-import { formatBytes, formatPercent, formatRate } from '@/lib/format';
+import { useContainersTableSlot } from '@/lib/containers-table-slot';
+import { formatBytes, formatRate } from '@/lib/format';
 import { containersQueryOptions, settingsQueryOptions } from '@/lib/queries';
 import { useHostDetail } from '../api/hosts-api';
 import { InfoRow, Section } from './host-drawer';
@@ -66,6 +67,7 @@ function ModalBody({ host }: { host: Host }) {
     }).data ?? [];
   const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
   const running = containers.filter((c) => c.state === 'running').length;
+  const scopedContainers = useContainersTableSlot();
   return (
     <div data-testid="host-modal">
       <div className="mb-5 grid grid-cols-4 gap-3">
@@ -113,30 +115,7 @@ function ModalBody({ host }: { host: Host }) {
           </div>
         </TabPanel>
         <TabPanel value="containers">
-          <table className="w-full text-left text-sm" data-testid="host-modal-containers">
-            <thead className="text-xs text-slate-500 uppercase">
-              <tr>
-                <th className="py-2 font-medium">Name</th>
-                <th className="py-2 font-medium">Image</th>
-                <th className="py-2 font-medium">State</th>
-                <th className="py-2 font-medium">CPU</th>
-                <th className="py-2 font-medium">Memory</th>
-                <th className="py-2 font-medium">Network</th>
-              </tr>
-            </thead>
-            <tbody>
-              {containers.map((c) => (
-                <tr key={c.id} className="border-t border-slate-800 text-slate-200">
-                  <td className="py-2">{c.name}</td>
-                  <td className="py-2 text-slate-400">{c.image}</td>
-                  <td className="py-2">{c.state}</td>
-                  <td className="py-2 tabular-nums">{formatPercent(c.cpu_percent)}</td>
-                  <td className="py-2 tabular-nums">{formatBytes(c.memory_usage)}</td>
-                  <td className="py-2 tabular-nums">{formatRate(c.net_bytes_per_sec)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div data-testid="host-modal-containers">{scopedContainers?.(host.id)}</div>
         </TabPanel>
         <TabPanel value="events">
           <HostRecentEvents hostId={host.id} limit={50} table />
