@@ -126,9 +126,14 @@ test.describe('containers page', () => {
     const row = page.getByTestId(`container-row-${name}`);
     await expect(row.getByTestId('state')).toHaveText('Running', { timeout: 15_000 });
     await expect(row.getByRole('button', { name: `Start ${name}`, exact: true })).toBeDisabled();
+    const listed = (await api.get<Container[]>('/containers')).find((c) => c.name === name);
+    await api.post(`/hosts/${listed?.host_id ?? ''}/containers/${listed?.id ?? ''}/desired-state`, {
+      desired_state: 'should_run',
+    });
     await row.getByRole('button', { name: `Stop ${name}` }).click();
     await expect(page.getByText('Container stopped successfully')).toBeVisible();
-    await expect(row.getByTestId('state')).toHaveText('Exited');
+    await expect(row.getByTestId('state')).toHaveText('Stopped (Should Run)');
+    await expect(row.getByRole('img', { name: 'Should be running but is exited!' })).toBeVisible();
     await row.getByRole('button', { name: `Start ${name}`, exact: true }).click();
     await expect(page.getByText('Container started successfully')).toBeVisible();
     await expect(row.getByTestId('state')).toHaveText('Running');

@@ -4,7 +4,7 @@ import { AlertTriangle, Loader2, Play, RotateCw, Square, Target } from 'lucide-r
 import { TagChips } from '@/components/host-status';
 import { cn } from '@/lib/cn';
 import { formatMemory, formatPercent, formatSince } from '@/lib/format';
-import { SHOULD_RUN_FLAG, shouldBeRunning, stateLabel } from '../lib/container-state';
+import { SHOULD_RUN_FLAG, shouldBeRunning, stateLabel } from '@/lib/container-state';
 
 const col = createColumnHelper<Container>();
 

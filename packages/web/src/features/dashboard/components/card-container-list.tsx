@@ -1,9 +1,10 @@
 import type { Container, HostContainerSort } from '@berth/contracts';
-import { ChevronDown } from 'lucide-react';
+import { AlertTriangle, ChevronDown } from 'lucide-react';
 import { memo, useState } from 'react';
 import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
+import { SHOULD_RUN_FLAG, shouldBeRunning } from '@/lib/container-state';
 import { formatPercent } from '@/lib/format';
 import { ContainerInfoDialog } from './container-info-dialog';
 import { ContainerMenu } from './container-menu';
@@ -78,6 +79,12 @@ export const CardContainerList = memo(function CardContainerList({
             >
               {c.name}
             </button>
+            {shouldBeRunning(c) && (
+              <AlertTriangle
+                className="h-3.5 w-3.5 shrink-0 text-amber-400"
+                aria-label={SHOULD_RUN_FLAG}
+              />
+            )}
             <span className="w-12 shrink-0 text-right text-xs text-slate-500 tabular-nums">
               {c.state === 'running' ? formatPercent(c.cpu_percent) : c.state}
             </span>
