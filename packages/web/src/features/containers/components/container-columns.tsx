@@ -1,6 +1,7 @@
 import type { Container, ContainerAction } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
 import { AlertTriangle, Loader2, Play, RotateCw, Square, Target } from 'lucide-react';
+import { selectColumn } from '@/components/data-table';
 import { TagChips } from '@/components/host-status';
 import { cn } from '@/lib/cn';
 import { formatMemory, formatPercent, formatSince } from '@/lib/format';
@@ -49,29 +50,7 @@ function ActionButton({
 /** The columns of spec 2 §2.2; ids are what the saved order and visibility refer to. */
 export function containerColumns(actions: RowActions) {
   return [
-    col.display({
-      id: 'select',
-      enableHiding: false,
-      header: ({ table }) => (
-        <input
-          type="checkbox"
-          aria-label="Select all containers"
-          checked={table.getIsAllRowsSelected()}
-          ref={(el) => {
-            if (el) el.indeterminate = table.getIsSomeRowsSelected();
-          }}
-          onChange={table.getToggleAllRowsSelectedHandler()}
-        />
-      ),
-      cell: ({ row }) => (
-        <input
-          type="checkbox"
-          aria-label={`Select ${row.original.name}`}
-          checked={row.getIsSelected()}
-          onChange={row.getToggleSelectedHandler()}
-        />
-      ),
-    }),
+    selectColumn<Container>('containers'),
     col.accessor((c) => stateLabel(c), {
       id: 'status',
       header: 'Status',

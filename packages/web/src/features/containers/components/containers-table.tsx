@@ -1,6 +1,5 @@
 import type { Container, PreferencesPatch } from '@berth/contracts';
 import {
-  flexRender,
   getCoreRowModel,
   getSortedRowModel,
   useReactTable,
@@ -10,8 +9,8 @@ import {
   type Updater,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
+import { DataTable } from '@/components/data-table';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
 import { containerKey } from '@/lib/container-sort';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
@@ -128,54 +127,7 @@ export function ContainersTable({
           />
         </div>
       </div>
-      <div className="overflow-x-auto rounded-xl border border-slate-800">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-slate-900 text-xs tracking-wide text-slate-400 uppercase">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <th
-                    key={header.id}
-                    className="px-3 py-3 font-medium whitespace-nowrap"
-                    data-column={header.id}
-                  >
-                    {header.column.getCanSort() ? (
-                      <button
-                        type="button"
-                        onClick={header.column.getToggleSortingHandler()}
-                        className="inline-flex items-center gap-1 uppercase hover:text-white"
-                      >
-                        {flexRender(header.column.columnDef.header, header.getContext())}
-                        {header.column.getIsSorted() === 'asc' && <ArrowUp className="h-3 w-3" />}
-                        {header.column.getIsSorted() === 'desc' && (
-                          <ArrowDown className="h-3 w-3" />
-                        )}
-                      </button>
-                    ) : (
-                      flexRender(header.column.columnDef.header, header.getContext())
-                    )}
-                  </th>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="divide-y divide-slate-800">
-            {table.getRowModel().rows.map((row) => (
-              <tr
-                key={row.id}
-                data-testid={`container-row-${row.original.name}`}
-                className="hover:bg-slate-900/60 [content-visibility:auto] [contain-intrinsic-size:auto_56px]"
-              >
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className="px-3 py-2 align-top text-slate-300">
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable table={table} rowTestId={(c) => `container-row-${c.name}`} dense />
     </>
   );
 }

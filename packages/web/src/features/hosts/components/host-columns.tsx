@@ -3,6 +3,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { Eye, Lock, LockOpen, Pencil, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { formatPercent, formatUptime } from '@/lib/format';
+import { selectColumn } from '@/components/data-table';
 import { HostStatusBadge, TagChips } from '@/components/host-status';
 
 const col = createColumnHelper<Host>();
@@ -50,28 +51,7 @@ function AlertCounts({ alerts }: { alerts: Alert[] }) {
 /** The columns of the hosts table (spec 1 §2). */
 export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) => Alert[]) {
   return [
-    col.display({
-      id: 'select',
-      header: ({ table }) => (
-        <input
-          type="checkbox"
-          aria-label="Select all hosts"
-          checked={table.getIsAllRowsSelected()}
-          ref={(el) => {
-            if (el) el.indeterminate = table.getIsSomeRowsSelected();
-          }}
-          onChange={table.getToggleAllRowsSelectedHandler()}
-        />
-      ),
-      cell: ({ row }) => (
-        <input
-          type="checkbox"
-          aria-label={`Select ${row.original.name}`}
-          checked={row.getIsSelected()}
-          onChange={row.getToggleSelectedHandler()}
-        />
-      ),
-    }),
+    selectColumn<Host>('hosts'),
     col.accessor('status', {
       header: 'Status',
       cell: (c) => <HostStatusBadge status={c.getValue()} />,
