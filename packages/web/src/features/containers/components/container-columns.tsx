@@ -116,7 +116,11 @@ export function containerColumns(actions: RowActions) {
           <span className="text-slate-600">—</span>
         ),
     }),
-    col.accessor((c) => c.host_name || 'localhost', { id: 'host', header: 'Host' }),
+    col.accessor((c) => c.host_name || 'localhost', {
+      id: 'host',
+      header: 'Host',
+      cell: (info) => <span className="whitespace-nowrap">{info.getValue()}</span>,
+    }),
     col.accessor((c) => c.ports.join(', '), {
       id: 'ports',
       header: 'Ports',
@@ -126,7 +130,7 @@ export function containerColumns(actions: RowActions) {
       id: 'uptime',
       header: 'Uptime',
       sortingFn: 'alphanumeric',
-      cell: (info) => formatSince(info.getValue()),
+      cell: (info) => <span className="whitespace-nowrap">{formatSince(info.getValue())}</span>,
     }),
     col.accessor((c) => c.cpu_percent, {
       id: 'cpu',
