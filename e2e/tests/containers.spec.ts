@@ -1,6 +1,7 @@
 import type { Container, Host, Preferences } from '@berth/contracts';
 import { apiFor } from '../fixtures/api.js';
 import { docker, TestContainers } from '../fixtures/docker.js';
+import { keyboardDrag } from '../fixtures/drag.js';
 import { hostPayload } from '../fixtures/rig.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
@@ -47,11 +48,7 @@ test.describe('containers page', () => {
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByRole('checkbox', { name: 'Ports', exact: true }).uncheck();
     await expect(page.getByTestId('columns-visible')).toHaveText('10 of 11 visible');
-    const handle = page.getByRole('button', { name: 'Reorder Host' });
-    await handle.focus();
-    await page.keyboard.press('Space');
-    for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('Space');
+    await keyboardDrag(page, page.getByRole('button', { name: 'Reorder Host' }), 'ArrowUp', 12);
     await page.keyboard.press('Escape');
     await expect
       .poll(async () => {

@@ -1,6 +1,7 @@
 import type { Container, Host, Preferences } from '@berth/contracts';
 import { apiFor } from '../fixtures/api.js';
 import { docker, TestContainers } from '../fixtures/docker.js';
+import { keyboardDrag } from '../fixtures/drag.js';
 import { hostPayload } from '../fixtures/rig.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
@@ -155,11 +156,13 @@ test.describe('dashboard', () => {
     await expect(page.getByTestId('host-card-edge')).toHaveCount(0);
 
     // Keyboard drag: space lifts, each arrow moves 25 px, space drops.
-    const handle = page.getByRole('button', { name: 'Reorder group staging' });
-    await handle.focus();
-    await page.keyboard.press('Space');
-    for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('Space');
+    // Far enough up that the group above is the closest drop target whatever the card heights.
+    await keyboardDrag(
+      page,
+      page.getByRole('button', { name: 'Reorder group staging' }),
+      'ArrowUp',
+      25,
+    );
     await expect(groups.nth(0)).toHaveAttribute('data-testid', 'tag-group-staging');
 
     await expect

@@ -153,3 +153,14 @@ export async function warmUpQueries(queryClient: QueryClient, path: string): Pro
     queryClient.query(containersQueryOptions()).catch(ignore);
   }
 }
+
+/** Events of one container, newest first (spec 2 §2.4: the Events tab fetches 200). */
+export const containerEventsQueryOptions = (hostId: string, containerId: string, limit: number) =>
+  queryOptions({
+    queryKey: ['events', 'container', hostId, containerId, limit],
+    queryFn: () =>
+      api(`/hosts/${hostId}/events/container/${containerId}`, eventsResponseSchema, {
+        params: { limit },
+      }),
+    refetchInterval: 5000,
+  });

@@ -1,6 +1,6 @@
 import type { Container, ContainerAction } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
-import { AlertTriangle, Loader2, Play, RotateCw, Square, Target } from 'lucide-react';
+import { AlertTriangle, Loader2, Play, RotateCw, ScrollText, Square, Target } from 'lucide-react';
 import { selectColumn } from '@/components/data-table';
 import { TagChips } from '@/components/host-status';
 import { cn } from '@/lib/cn';
@@ -11,6 +11,8 @@ const col = createColumnHelper<Container>();
 
 export interface RowActions {
   act: (container: Container, action: ContainerAction) => void;
+  /** Opens the detail dialog on a tab. */
+  open: (container: Container, tab: 'info' | 'logs') => void;
   /** Spec 2 §4: every row action waits while one is pending. */
   busy: boolean;
   withUpdates: ReadonlySet<string>;
@@ -75,7 +77,13 @@ export function containerColumns(actions: RowActions) {
       header: 'Name',
       cell: ({ row: { original: c } }) => (
         <div className="min-w-40">
-          <div className="font-medium text-white">{c.name}</div>
+          <button
+            type="button"
+            onClick={() => actions.open(c, 'info')}
+            className="font-medium text-white hover:text-sky-300 hover:underline"
+          >
+            {c.name}
+          </button>
           <div className="truncate text-xs text-slate-500">{c.image}</div>
           <TagChips tags={c.tags} max={3} />
         </div>
@@ -161,6 +169,12 @@ export function containerColumns(actions: RowActions) {
               icon={Square}
               disabled={actions.busy || !running}
               onClick={() => actions.act(c, 'stop')}
+            />
+            <ActionButton
+              label={`Logs of ${c.name}`}
+              icon={ScrollText}
+              disabled={false}
+              onClick={() => actions.open(c, 'logs')}
             />
             <ActionButton
               label={`Restart ${c.name}`}

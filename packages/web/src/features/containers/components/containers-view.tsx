@@ -2,7 +2,7 @@ import type { Container, ContainerAction } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { Box } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -24,6 +24,7 @@ import { BatchPanel } from './batch-panel';
 import { BulkBar } from './bulk-bar';
 import { ContainerFiltersBar } from './container-filters-bar';
 import { ContainersTable } from './containers-table';
+import { ContainerDetailDialog, type DetailTab } from './detail/container-detail-dialog';
 
 const NO_UPDATES: ReadonlySet<string> = new Set();
 
@@ -39,6 +40,11 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   const [search, setSearch] = useState('');
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [jobId, setJobId] = useState<string | null>(null);
+  // /containers?containerId=host:id opens that container (the parameter is then dropped).
+  const [detail, setDetail] = useState<{ key: string; tab: DetailTab } | null>(() => {
+    const linked = scopedHostId === undefined ? params.get('containerId') : null;
+    return linked === null ? null : { key: linked, tab: 'info' };
+  });
   const action = useContainerAction();
 
   // Scoped to a host (inside the host modal), filters stay local: the page URL is not ours.
@@ -62,10 +68,25 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
       action.mutate({ hostId: c.host_id, containerId: c.id, action: name }),
     [action],
   );
-  const rowActions = useMemo(
-    () => ({ act, busy: action.isPending, withUpdates }),
-    [act, action.isPending, withUpdates],
+  const open = useCallback(
+    (c: Container, tab: DetailTab) => setDetail({ key: containerKey(c), tab }),
+    [],
   );
+  const rowActions = useMemo(
+    () => ({ act, open, busy: action.isPending, withUpdates }),
+    [act, open, action.isPending, withUpdates],
+  );
+  const linked = params.get('containerId');
+  useEffect(() => {
+    if (linked === null || scopedHostId !== undefined) return;
+    setParams(
+      (prev) => {
+        prev.delete('containerId');
+        return prev;
+      },
+      { replace: true },
+    );
+  }, [linked, scopedHostId, setParams]);
   const closePanel = useCallback(() => setJobId(null), []);
 
   if (containers.isPending)
@@ -113,6 +134,14 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
         />
       )}
       {jobId !== null && <BatchPanel key={jobId} jobId={jobId} onClose={closePanel} />}
+      {detail !== null && (
+        <ContainerDetailDialog
+          key={detail.key}
+          containerKey={detail.key}
+          tab={detail.tab}
+          onClose={() => setDetail(null)}
+        />
+      )}
     </div>
   );
 }

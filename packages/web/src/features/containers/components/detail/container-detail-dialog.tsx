@@ -1,0 +1,146 @@
+import type { Container } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Play, RotateCw, Square } from 'lucide-react';
+import { useState } from 'react';
+import { LogViewer } from '@/components/log-viewer';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
+import { useContainerAction } from '@/lib/container-actions';
+import { stateLabel } from '@/lib/container-state';
+import { containerKey } from '@/lib/container-sort';
+import { formatSince } from '@/lib/format';
+import { useLiveMessages } from '@/lib/live/live-provider';
+import { containersQueryOptions } from '@/lib/queries';
+import { EventsTab } from './events-tab';
+import { InfoTab } from './info-tab';
+
+export const DETAIL_TABS = [
+  { value: 'info', label: 'Info' },
+  { value: 'logs', label: 'Logs' },
+  { value: 'events', label: 'Events' },
+  { value: 'alerts', label: 'Alerts' },
+  { value: 'updates', label: 'Updates' },
+  { value: 'health', label: 'Health Check' },
+] as const;
+export type DetailTab = (typeof DETAIL_TABS)[number]['value'];
+
+/** Tabs whose domains arrive with later work: the frame is here so they slot in. */
+const LATER: Partial<Record<DetailTab, string>> = {
+  alerts: 'Alerts scoped to this container appear here once alert rules exist.',
+  updates: 'Image update status and settings appear here once update checks exist.',
+  health: 'HTTP health checks for this container are configured here once they exist.',
+};
+
+/**
+ * The full container view (spec 2 §2.4), for a composite key. It follows the container when
+ * it is recreated (container_recreated), and Escape or the backdrop closes it.
+ */
+export function ContainerDetailDialog({
+  containerKey: initialKey,
+  tab = 'info',
+  onClose,
+}: {
+  containerKey: string;
+  tab?: DetailTab;
+  onClose: () => void;
+}) {
+  const [key, setKey] = useState(initialKey);
+  const container = useQuery({
+    ...containersQueryOptions(),
+    select: (all) => all.find((c) => containerKey(c) === key),
+  }).data;
+  useLiveMessages('container_recreated', ({ data }) => {
+    if (`${data.host_id}:${data.old_container_id}` === key)
+      setKey(`${data.host_id}:${data.new_container_id}`);
+  });
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={container === undefined ? 'Container' : `${container.name} (${container.host_name})`}
+      className="flex h-[calc(100vh-3rem)] w-[calc(100vw-3rem)] max-w-none flex-col overflow-y-auto"
+    >
+      {container === undefined ? (
+        <p className="text-sm text-slate-400">This container is no longer listed.</p>
+      ) : (
+        <DetailBody container={container} tab={tab} />
+      )}
+    </Dialog>
+  );
+}
+
+function DetailBody({ container: c, tab }: { container: Container; tab: DetailTab }) {
+  const action = useContainerAction();
+  const running = c.state === 'running';
+  const act = (name: 'start' | 'stop' | 'restart') =>
+    action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
+  return (
+    <div data-testid="container-detail" className="flex min-h-0 flex-1 flex-col">
+      <header className="mb-4 flex items-center gap-3">
+        <span className="flex h-10 w-10 items-center justify-center rounded-lg bg-slate-800 text-lg font-semibold text-white uppercase">
+          {c.name.charAt(0)}
+        </span>
+        <div className="text-sm">
+          <div className="text-slate-200" data-testid="detail-state">
+            {stateLabel(c)}
+          </div>
+          <div className="text-xs text-slate-500">
+            Up {c.state === 'running' ? formatSince(c.started_at) : '—'}
+          </div>
+        </div>
+        <div className="ml-auto flex gap-2">
+          {running ? (
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={action.isPending}
+              onClick={() => act('stop')}
+            >
+              <Square className="h-4 w-4" /> Stop
+            </Button>
+          ) : (
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={action.isPending}
+              onClick={() => act('start')}
+            >
+              <Play className="h-4 w-4" /> Start
+            </Button>
+          )}
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={action.isPending || !running}
+            onClick={() => act('restart')}
+          >
+            <RotateCw className="h-4 w-4" /> Restart
+          </Button>
+        </div>
+      </header>
+      <Tabs defaultValue={tab} className="flex min-h-0 flex-1 flex-col">
+        <TabsList tabs={[...DETAIL_TABS]} />
+        <TabPanel value="info">
+          <InfoTab container={c} />
+        </TabPanel>
+        <TabPanel value="logs">
+          <div className="flex h-[60vh] flex-col">
+            <LogViewer
+              sources={[{ hostId: c.host_id, containerId: c.id, name: c.name }]}
+              showNames={false}
+            />
+          </div>
+        </TabPanel>
+        <TabPanel value="events">
+          <EventsTab container={c} />
+        </TabPanel>
+        {(['alerts', 'updates', 'health'] as const).map((t) => (
+          <TabPanel key={t} value={t}>
+            <p className="text-sm text-slate-400">{LATER[t]}</p>
+          </TabPanel>
+        ))}
+      </Tabs>
+    </div>
+  );
+}

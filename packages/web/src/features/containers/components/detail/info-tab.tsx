@@ -1,0 +1,158 @@
+import type { Container, DesiredState } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { LiveChart } from '@/components/live-chart';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { stateLabel } from '@/lib/container-state';
+import { containerKey } from '@/lib/container-sort';
+import { formatRate } from '@/lib/format';
+import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/queries';
+import {
+  useSetAutoRestart,
+  useSetDesiredState,
+  useSetWebUiUrl,
+} from '../../api/container-settings-api';
+import { ContainerTagsEditor } from './container-tags-editor';
+
+/** Spec 2 §2.4: these variables say nothing about the container and are hidden. */
+const HIDDEN_ENV = new Set(['PATH', 'HOME', 'HOSTNAME', 'TERM']);
+const SMOOTHING = 0.3;
+// Chart formatters are module-level: a new function per render would rebuild the chart.
+const percent = (v: number) => `${v.toFixed(0)}%`;
+const rate = (v: number) => formatRate(v);
+
+/** Exponential smoothing (factor 0.3) so the detail charts do not jitter. */
+const smooth = (values: readonly number[]) => {
+  const out: number[] = [];
+  for (const v of values)
+    out.push(out.length === 0 ? v : SMOOTHING * v + (1 - SMOOTHING) * (out.at(-1) ?? v));
+  return out;
+};
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[10rem_1fr] gap-2 py-1.5 text-sm">
+      <dt className="text-slate-400">{label}</dt>
+      <dd className="min-w-0 break-words text-slate-100">{children}</dd>
+    </div>
+  );
+}
+
+export function InfoTab({ container: c }: { container: Container }) {
+  const autoRestart = useSetAutoRestart();
+  const desired = useSetDesiredState();
+  const webUi = useSetWebUiUrl();
+  const [url, setUrl] = useState(c.web_ui_url ?? '');
+  const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKey(c)];
+  const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
+  const env = Object.entries(c.env).filter(([k]) => !HIDDEN_ENV.has(k));
+  return (
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      <dl>
+        <Row label="State">{stateLabel(c)}</Row>
+        <Row label="Restart policy">{c.restart_policy ?? '—'}</Row>
+        <Row label="Auto-restart">
+          <label className="inline-flex items-center gap-2">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-label="Auto-restart"
+              checked={c.auto_restart}
+              onChange={(e) => autoRestart.mutate({ container: c, value: e.target.checked })}
+            />
+            {c.auto_restart ? 'On' : 'Off'}
+          </label>
+        </Row>
+        <Row label="Desired state">
+          <Select
+            aria-label="Desired state"
+            value={c.desired_state}
+            onChange={(e) =>
+              desired.mutate({ container: c, value: e.target.value as DesiredState })
+            }
+          >
+            <option value="unspecified">Unspecified</option>
+            <option value="should_run">Should Run</option>
+            <option value="on_demand">On-Demand</option>
+          </Select>
+        </Row>
+        <Row label="WebUI">
+          <div className="flex gap-2">
+            <Input
+              type="url"
+              aria-label="WebUI URL"
+              className="h-8"
+              placeholder="http://host:port/"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+            />
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() =>
+                webUi.mutate({ container: c, value: url.trim() === '' ? null : url.trim() })
+              }
+            >
+              Save
+            </Button>
+          </div>
+          {c.web_ui_url !== null && (
+            <a
+              href={c.web_ui_url}
+              target="_blank"
+              rel="noreferrer"
+              className="text-xs text-sky-400 hover:underline"
+            >
+              {c.web_ui_url}
+            </a>
+          )}
+        </Row>
+        <Row label="Tags">
+          <ContainerTagsEditor container={c} />
+        </Row>
+        <Row label="Image">{c.image}</Row>
+        <Row label="Ports">{c.ports.length > 0 ? c.ports.join(', ') : '—'}</Row>
+        <Row label="Volumes">{c.volumes.length > 0 ? c.volumes.join(', ') : '—'}</Row>
+        <Row label="Environment">
+          {env.length === 0 ? (
+            '—'
+          ) : (
+            <ul className="font-mono text-xs" data-testid="container-env">
+              {env.map(([k, v]) => (
+                <li key={k}>
+                  {k}={v}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Row>
+      </dl>
+      <div className="space-y-3">
+        <LiveChart
+          title="CPU"
+          values={smooth(sparklines?.cpu ?? [])}
+          intervalSeconds={interval}
+          color="#38bdf8"
+          format={percent}
+        />
+        <LiveChart
+          title="Memory"
+          values={smooth(sparklines?.mem ?? [])}
+          intervalSeconds={interval}
+          color="#a78bfa"
+          format={percent}
+          max={100}
+        />
+        <LiveChart
+          title="Network I/O"
+          values={smooth(sparklines?.net ?? [])}
+          intervalSeconds={interval}
+          color="#34d399"
+          format={rate}
+        />
+      </div>
+    </div>
+  );
+}
