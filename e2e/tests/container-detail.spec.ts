@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Container } from '@berth/contracts';
 import { apiFor } from '../fixtures/api.js';
 import { docker, TestContainers } from '../fixtures/docker.js';
@@ -38,6 +39,17 @@ test('the detail dialog shows info, changes settings, follows logs and lists eve
     .poll(async () => (await api.get<Container[]>('/containers')).find((c) => c.name === name))
     .toMatchObject({ auto_restart: true, desired_state: 'should_run', tags: ['web-tier'] });
 
+  // Suggestions (debounced) offer tags in use; picking the removed one again changes nothing.
+  await dialog.getByTestId('container-tags').getByRole('button', { name: 'Edit' }).click();
+  await dialog.getByRole('button', { name: 'Remove web-tier' }).click();
+  await dialog.getByLabel('New tag').fill('web');
+  await dialog
+    .getByRole('list', { name: 'Tag suggestions' })
+    .getByRole('button', { name: 'web-tier' })
+    .click();
+  await dialog.getByRole('button', { name: 'Save', exact: true }).last().click();
+  await expect(page.getByText('No changes to save')).toBeVisible();
+
   await dialog.getByRole('tab', { name: 'Logs' }).click();
   const next = Number(docker('plain', 'logs', '--tail', '1', name).split('-').at(-1)) + 2;
   await expect(dialog.getByTestId('log-lines')).toContainText(`line-${next}`, { timeout: 8000 });
@@ -46,6 +58,17 @@ test('the detail dialog shows info, changes settings, follows logs and lists eve
   await expect(dialog.getByTestId('container-events')).toContainText(
     `auto-restart enabled by admin`,
   );
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(
+    new RegExp(`^${name}-events-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+  );
+  const csv = readFileSync(await file.path(), 'utf8').split('\n');
+  expect(csv[0]).toBe(
+    'Timestamp,Severity,Category,Type,Title,Message,Container,Old State,New State',
+  );
+  expect(csv.some((line) => line.includes('auto-restart enabled by admin'))).toBe(true);
 
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);

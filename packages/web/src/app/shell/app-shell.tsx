@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { ChangePasswordDialog } from '@/features/auth';
+import { ContainerPanelsProvider } from '@/features/containers/panels';
 import { HostPanelsProvider } from '@/features/hosts/panels';
 import { ContainersTableSlot } from '@/lib/containers-table-slot';
 import { useMediaQuery } from '@/hooks/use-media-query';
@@ -50,9 +51,11 @@ export function AppShell() {
           <main className="flex-1 overflow-y-auto px-6 py-6 lg:px-8">
             {!firstLogin && (
               <ContainersTableSlot.Provider value={renderScopedContainers}>
-                <HostPanelsProvider>
-                  <Outlet />
-                </HostPanelsProvider>
+                <ContainerPanelsProvider>
+                  <HostPanelsProvider>
+                    <Outlet />
+                  </HostPanelsProvider>
+                </ContainerPanelsProvider>
               </ContainersTableSlot.Provider>
             )}
           </main>

@@ -4,8 +4,9 @@ import {
   type Container,
   type DesiredState,
 } from '@berth/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { api } from '@/lib/api-client';
 import { containerKey } from '@/lib/container-sort';
 import { containersQueryOptions } from '@/lib/queries';
@@ -103,3 +104,21 @@ export const usePatchContainerTags = () =>
     }),
     { ok: () => 'Container tags updated successfully', failed: 'Failed to update container tags' },
   );
+
+/** Spec 2 §7: GET /tags/suggest, debounced 200 ms, at most 10 suggestions. */
+const SUGGEST_DEBOUNCE_MS = 200;
+const SUGGEST_LIMIT = 10;
+
+export function useContainerTagSuggestions(text: string, enabled: boolean) {
+  const q = useDebouncedValue(text.trim().toLowerCase(), SUGGEST_DEBOUNCE_MS);
+  return useQuery({ ...tagSuggestionsQueryOptions(q), enabled });
+}
+
+const tagSuggestionsQueryOptions = (q: string) =>
+  queryOptions({
+    queryKey: ['tags', 'suggest', q],
+    queryFn: () =>
+      api('/tags/suggest', tagsResponseSchema, { params: { q, limit: SUGGEST_LIMIT } }),
+    staleTime: 10_000,
+    select: (r) => r.tags,
+  });

@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { errorText } from '@/lib/api-client';
 import { useStartBatch } from '../api/batch-api';
+import { parseTagList } from '../lib/tag-list';
 
 type Power = 'start' | 'stop' | 'restart';
 const POWER_LABEL: Record<Power, string> = { start: 'Start', stop: 'Stop', restart: 'Restart' };
@@ -15,15 +16,6 @@ const POWER_DOING: Record<Power, string> = {
   stop: 'Stopping',
   restart: 'Restarting',
 };
-
-const parseTags = (text: string) => [
-  ...new Set(
-    text
-      .split(',')
-      .map((t) => t.trim().toLowerCase())
-      .filter((t) => t !== ''),
-  ),
-];
 
 /** The bar of actions on the selected containers (spec 2 §2.3); each starts a batch job. */
 export function BulkBar({
@@ -52,9 +44,9 @@ export function BulkBar({
     }
   };
   const runTags = (action: 'add-tags' | 'remove-tags') => {
-    const list = parseTags(tags);
-    if (list.length === 0) {
-      setTagError('Please enter at least one tag');
+    const { tags: list, error } = parseTagList(tags);
+    if (list === null) {
+      setTagError(error);
       return;
     }
     setTagError(null);
@@ -82,7 +74,11 @@ export function BulkBar({
         placeholder="tag-a, tag-b"
         className="h-8 w-44"
         value={tags}
-        onChange={(e) => setTags(e.target.value)}
+        aria-invalid={tagError !== null}
+        onChange={(e) => {
+          setTags(e.target.value);
+          setTagError(null);
+        }}
       />
       <Button size="sm" variant="secondary" onClick={() => runTags('add-tags')}>
         Add Tags
@@ -90,7 +86,11 @@ export function BulkBar({
       <Button size="sm" variant="secondary" onClick={() => runTags('remove-tags')}>
         Remove Tags
       </Button>
-      {tagError !== null && <span className="text-xs text-red-300">{tagError}</span>}
+      {tagError !== null && (
+        <span role="alert" className="text-xs text-red-300">
+          {tagError}
+        </span>
+      )}
       <Select
         aria-label="Auto-restart for selected containers"
         value=""

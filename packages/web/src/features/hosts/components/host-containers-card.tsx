@@ -1,6 +1,7 @@
 import type { HostContainerSort } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
+import { useContainerPanels } from '@/lib/container-panels';
+import { containerKey, HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
 import { formatPercent } from '@/lib/format';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { containersQueryOptions } from '@/lib/queries';
@@ -11,6 +12,7 @@ const SHOWN = 5;
 export function HostContainersCard({ hostId }: { hostId: string }) {
   const prefs = usePreferences().data;
   const update = useUpdatePreferences();
+  const { openContainer } = useContainerPanels();
   const containers =
     useQuery({
       ...containersQueryOptions(),
@@ -49,13 +51,19 @@ export function HostContainersCard({ hostId }: { hostId: string }) {
         data-testid="drawer-containers"
       >
         {shown.map((c) => (
-          <li key={c.id} className="flex items-center justify-between px-3 py-2 text-sm">
-            <span className="truncate text-slate-200">{c.name}</span>
-            <span className="text-xs text-slate-400">
-              {c.state === 'running'
-                ? `${formatPercent(c.cpu_percent)} · ${formatPercent(c.memory_percent)}`
-                : c.state}
-            </span>
+          <li key={c.id}>
+            <button
+              type="button"
+              className="flex w-full items-center justify-between gap-3 px-3 py-2 text-left text-sm hover:bg-slate-800/60"
+              onClick={() => openContainer(containerKey(c), { view: 'drawer' })}
+            >
+              <span className="truncate text-slate-200">{c.name}</span>
+              <span className="shrink-0 text-xs text-slate-400">
+                {c.state === 'running'
+                  ? `${formatPercent(c.cpu_percent)} · ${formatPercent(c.memory_percent)}`
+                  : c.state}
+              </span>
+            </button>
           </li>
         ))}
         {shown.length === 0 && <li className="px-3 py-2 text-sm text-slate-500">No containers</li>}

@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { LiveChart } from '@/components/live-chart';
 import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
+import { InfoRow, Section } from '@/components/detail-section';
 import { useContainersTableSlot } from '@/lib/containers-table-slot';
 import { formatBytes, formatRate } from '@/lib/format';
 import { containersQueryOptions, settingsQueryOptions } from '@/lib/queries';
 import { useHostDetail } from '../api/hosts-api';
-import { InfoRow, Section } from './host-drawer';
 import { HostRecentEvents } from './host-recent-events';
 import { HostTagsEditor } from './host-tags-editor';
 

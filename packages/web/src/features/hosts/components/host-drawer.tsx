@@ -1,9 +1,8 @@
 import type { Host } from '@berth/contracts';
 import { Maximize2, Pencil, ShieldAlert, ShieldCheck } from 'lucide-react';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { HostStatusBadge } from '@/components/host-status';
-import { Sparkline } from '@/components/sparkline';
+import { InfoRow, PerfTile, Section } from '@/components/detail-section';
 import { Button } from '@/components/ui/button';
 import { Sheet } from '@/components/ui/sheet';
 import { formatAgo, formatBytes, formatPercent, formatRate, formatUptime } from '@/lib/format';
@@ -32,24 +31,6 @@ const CONNECTION_TEXT: Record<Host['status'], string> = {
   error: 'Disconnected',
   degraded: 'Connection Issues',
 };
-
-export function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="mb-6">
-      <h3 className="mb-2 text-xs font-semibold tracking-wide text-slate-400 uppercase">{title}</h3>
-      {children}
-    </section>
-  );
-}
-
-export function InfoRow({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[9rem_1fr] gap-2 py-1 text-sm">
-      <dt className="text-slate-400">{label}</dt>
-      <dd className="min-w-0 break-words text-slate-100">{children}</dd>
-    </div>
-  );
-}
 
 export function HostDrawer({
   hostId,
@@ -142,19 +123,19 @@ function DrawerBody({ host }: { host: Host }) {
           <p className="text-sm text-slate-500">No stats available</p>
         ) : (
           <div className="grid grid-cols-3 gap-4" data-testid="drawer-performance">
-            <Perf
+            <PerfTile
               label="CPU"
               value={formatPercent(host.stats.cpu_percent)}
               values={host.sparklines.cpu}
               max={100}
             />
-            <Perf
+            <PerfTile
               label="Memory"
               value={`${formatPercent(host.stats.mem_percent)} · ${formatBytes(host.stats.mem_bytes)}`}
               values={host.sparklines.mem}
               max={100}
             />
-            <Perf
+            <PerfTile
               label="Network"
               value={formatRate(host.stats.net_bytes_per_sec)}
               values={host.sparklines.net}
@@ -180,31 +161,6 @@ function DrawerBody({ host }: { host: Host }) {
           view all events for this host
         </Link>
       </Section>
-    </div>
-  );
-}
-
-function Perf({
-  label,
-  value,
-  values,
-  max,
-}: {
-  label: string;
-  value: string;
-  values: number[];
-  max?: number;
-}) {
-  return (
-    <div>
-      <div className="text-xs text-slate-400">{label}</div>
-      <div className="text-sm text-slate-100 tabular-nums">{value}</div>
-      <Sparkline
-        values={values}
-        color="#38bdf8"
-        label={`${label} history`}
-        {...(max === undefined ? {} : { max })}
-      />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import { useContainerAction } from '@/lib/container-actions';
+import type { ContainerDetailTab } from '@/lib/container-panels';
 import { stateLabel } from '@/lib/container-state';
 import { containerKey } from '@/lib/container-sort';
 import { formatSince } from '@/lib/format';
@@ -22,8 +23,8 @@ export const DETAIL_TABS = [
   { value: 'alerts', label: 'Alerts' },
   { value: 'updates', label: 'Updates' },
   { value: 'health', label: 'Health Check' },
-] as const;
-export type DetailTab = (typeof DETAIL_TABS)[number]['value'];
+] as const satisfies readonly { value: ContainerDetailTab; label: string }[];
+export type DetailTab = ContainerDetailTab;
 
 /** Tabs whose domains arrive with later work: the frame is here so they slot in. */
 const LATER: Partial<Record<DetailTab, string>> = {

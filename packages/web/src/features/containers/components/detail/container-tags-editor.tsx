@@ -4,7 +4,10 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { usePatchContainerTags } from '../../api/container-settings-api';
+import {
+  useContainerTagSuggestions,
+  usePatchContainerTags,
+} from '../../api/container-settings-api';
 
 /** Spec 2 §5: the container editor keeps at most 20 tags. */
 const MAX_TAGS = 20;
@@ -30,8 +33,13 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
   const [input, setInput] = useState('');
   const [note, setNote] = useState<string | null>(null);
 
-  const add = () => {
-    const tag = normaliseTag(input);
+  const suggestions = useContainerTagSuggestions(input, draft !== null && input.trim() !== '');
+  const offered = (suggestions.data ?? []).filter(
+    (t) => !DERIVED_TAG_PATTERN.test(t) && !(draft ?? own).includes(t),
+  );
+
+  const add = (text: string = input) => {
+    const tag = normaliseTag(text);
     setInput('');
     if (tag === '' || draft === null || draft.includes(tag)) return;
     if (draft.length >= MAX_TAGS) {
@@ -98,7 +106,7 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();
-                add();
+                add(input);
               }
             }}
           />
@@ -109,6 +117,21 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
             Cancel
           </Button>
           {note !== null && <span className="text-xs text-amber-300">{note}</span>}
+          {offered.length > 0 && (
+            <ul aria-label="Tag suggestions" className="flex w-full flex-wrap gap-1">
+              {offered.map((t) => (
+                <li key={t}>
+                  <button
+                    type="button"
+                    className="rounded border border-slate-700 px-1.5 py-0.5 text-xs text-slate-300 hover:bg-slate-800"
+                    onClick={() => add(t)}
+                  >
+                    {t}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
     </div>

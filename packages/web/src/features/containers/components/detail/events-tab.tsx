@@ -13,28 +13,30 @@ const TYPES = ['state_change', 'action_taken', 'auto_restart'] as const;
 
 const csvCell = (value: string | null) => `"${(value ?? '').replaceAll('"', '""')}"`;
 
-/** Downloads the shown events as CSV, named with today's date. */
+/** Downloads the shown events as CSV with the columns of spec 2 §9, named with today's date. */
 function exportCsv(events: BerthEvent[], name: string) {
   const header = [
-    'timestamp',
-    'severity',
-    'event_type',
-    'title',
-    'message',
-    'old_state',
-    'new_state',
-    'host_name',
+    'Timestamp',
+    'Severity',
+    'Category',
+    'Type',
+    'Title',
+    'Message',
+    'Container',
+    'Old State',
+    'New State',
   ];
   const rows = events.map((e) =>
     [
       e.timestamp,
       e.severity,
+      e.category,
       e.event_type,
       e.title,
       e.message,
+      e.container_name,
       e.old_state,
       e.new_state,
-      e.host_name,
     ]
       .map(csvCell)
       .join(','),
@@ -104,7 +106,12 @@ export function EventsTab({ container: c }: { container: Container }) {
         <Button size="sm" variant="ghost" onClick={() => setNewestFirst(!newestFirst)}>
           {newestFirst ? 'Newest first' : 'Oldest first'}
         </Button>
-        <Button size="sm" variant="secondary" onClick={() => exportCsv(shown, c.name)}>
+        <Button
+          size="sm"
+          variant="secondary"
+          disabled={shown.length === 0}
+          onClick={() => exportCsv(shown, c.name)}
+        >
           Export CSV
         </Button>
         <span className="ml-auto text-xs text-slate-400">{shown.length} events</span>

@@ -1,19 +1,15 @@
-import type { Container, DesiredState } from '@berth/contracts';
+import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { LiveChart } from '@/components/live-chart';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Select } from '@/components/ui/select';
 import { stateLabel } from '@/lib/container-state';
 import { containerKey } from '@/lib/container-sort';
 import { formatRate } from '@/lib/format';
 import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/queries';
-import {
-  useSetAutoRestart,
-  useSetDesiredState,
-  useSetWebUiUrl,
-} from '../../api/container-settings-api';
+import { useSetWebUiUrl } from '../../api/container-settings-api';
+import { AutoRestartSwitch, DesiredStateSelect } from '../container-settings-controls';
 import { ContainerTagsEditor } from './container-tags-editor';
 
 /** Spec 2 §2.4: these variables say nothing about the container and are hidden. */
@@ -41,8 +37,6 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export function InfoTab({ container: c }: { container: Container }) {
-  const autoRestart = useSetAutoRestart();
-  const desired = useSetDesiredState();
   const webUi = useSetWebUiUrl();
   const [url, setUrl] = useState(c.web_ui_url ?? '');
   const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKey(c)];
@@ -54,29 +48,10 @@ export function InfoTab({ container: c }: { container: Container }) {
         <Row label="State">{stateLabel(c)}</Row>
         <Row label="Restart policy">{c.restart_policy ?? '—'}</Row>
         <Row label="Auto-restart">
-          <label className="inline-flex items-center gap-2">
-            <input
-              type="checkbox"
-              role="switch"
-              aria-label="Auto-restart"
-              checked={c.auto_restart}
-              onChange={(e) => autoRestart.mutate({ container: c, value: e.target.checked })}
-            />
-            {c.auto_restart ? 'On' : 'Off'}
-          </label>
+          <AutoRestartSwitch container={c} />
         </Row>
         <Row label="Desired state">
-          <Select
-            aria-label="Desired state"
-            value={c.desired_state}
-            onChange={(e) =>
-              desired.mutate({ container: c, value: e.target.value as DesiredState })
-            }
-          >
-            <option value="unspecified">Unspecified</option>
-            <option value="should_run">Should Run</option>
-            <option value="on_demand">On-Demand</option>
-          </Select>
+          <DesiredStateSelect container={c} />
         </Row>
         <Row label="WebUI">
           <div className="flex gap-2">

@@ -1,0 +1,76 @@
+import type { Container, Host } from '@berth/contracts';
+import { apiFor } from '../fixtures/api.js';
+import { TestContainers } from '../fixtures/docker.js';
+import { hostPayload } from '../fixtures/rig.js';
+import { expect, signIn, test } from '../fixtures/test.js';
+
+const containers = new TestContainers();
+test.afterEach(() => containers.removeAll());
+
+test('the container drawer opens from the host drawer: overview, tags, stop and start, events, logs, full details', async ({
+  page,
+  readyServer,
+}) => {
+  const api = await apiFor(readyServer.url);
+  await api.patch('/v2/user/preferences', { simplified_workflow: false });
+  const host = await api.post<Host>('/hosts', hostPayload('plain', 'edge'));
+  const name = containers.run(
+    'plain',
+    'drawer',
+    "trap 'exit 0' TERM; i=0; while :; do i=$((i+1)); echo tick-$i; sleep 1; done",
+  );
+  await signIn(page);
+  await page.goto('/hosts');
+  await page.getByRole('button', { name: 'View edge' }).click();
+  const hostDrawer = page.getByRole('dialog', { name: 'edge' });
+  await hostDrawer.getByRole('button', { name: new RegExp(name) }).click({ timeout: 15_000 });
+
+  const drawer = page.getByRole('dialog', { name: 'Container Details' });
+  await expect(drawer.getByTestId('drawer-container-name')).toHaveText(name);
+  await expect(drawer.getByTestId('drawer-state')).toHaveText('Running');
+  expect((await drawer.boundingBox())?.width).toBe(480);
+
+  // Drawer tag rules (spec 2 §5): refused in place, nothing sent; then a valid save.
+  await drawer.getByRole('button', { name: 'Edit', exact: true }).click();
+  await drawer.getByLabel('Container tags').fill('web tier');
+  await drawer.getByRole('button', { name: 'Save Tags' }).click();
+  await expect(drawer.getByRole('alert')).toHaveText(
+    'Invalid characters (alphanumeric, -, _, :, . only)',
+  );
+  await drawer.getByLabel('Container tags').fill('Web, web');
+  await drawer.getByRole('button', { name: 'Save Tags' }).click();
+  await expect(drawer.getByRole('alert')).toHaveText('Duplicate tag');
+  await drawer.getByLabel('Container tags').fill('web, edge-01');
+  await drawer.getByRole('button', { name: 'Save Tags' }).click();
+  await expect(page.getByText('Container tags updated successfully')).toBeVisible();
+  const listed = async () =>
+    (await api.get<Container[]>(`/containers?host_id=${host.id}`)).find((c) => c.name === name);
+  await expect.poll(async () => (await listed())?.tags).toEqual(['web', 'edge-01']);
+
+  // should_run makes a stopped container a warning in the drawer.
+  await drawer.getByLabel('Desired state').selectOption('should_run');
+  await expect(page.getByText('Desired state set to Should Run')).toBeVisible();
+  await drawer.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByText('Container stopping...')).toBeVisible();
+  await expect(drawer.getByTestId('drawer-state')).toHaveText('Stopped (Should Run)', {
+    timeout: 15_000,
+  });
+  await expect(drawer.getByText('Should be running but is exited!')).toBeVisible();
+  await drawer.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByText('Container starting...')).toBeVisible();
+  await expect(drawer.getByTestId('drawer-state')).toHaveText('Running', { timeout: 15_000 });
+
+  await drawer.getByRole('tab', { name: 'Events' }).click();
+  await expect(drawer.getByTestId('container-drawer-events')).toContainText(
+    'desired state set to should_run by admin',
+  );
+  await drawer.getByRole('tab', { name: 'Logs' }).click();
+  await expect(drawer.getByTestId('log-lines')).toContainText('tick-', { timeout: 8000 });
+
+  await drawer.getByRole('button', { name: 'More actions' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Pin on Dashboard' })).toBeVisible();
+  await page.getByRole('menuitem', { name: 'Open Full Details' }).click();
+  await expect(drawer).toHaveCount(0);
+  const detail = page.getByRole('dialog', { name: `${name} (edge)` });
+  await expect(detail.getByTestId('detail-state')).toHaveText('Running');
+});

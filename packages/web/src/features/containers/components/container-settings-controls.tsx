@@ -1,0 +1,64 @@
+import type { Container, DesiredState } from '@berth/contracts';
+import { useState } from 'react';
+import { Select } from '@/components/ui/select';
+import { useSetAutoRestart, useSetDesiredState } from '../api/container-settings-api';
+
+/**
+ * The value a control shows while its change is in flight: set in the event handler, so the
+ * control never flips back for a frame, and a live update carrying the old value meanwhile
+ * cannot undo it. Cleared when the server has answered (the cache then holds the truth).
+ */
+function useInFlight<V>() {
+  const [value, setValue] = useState<{ v: V } | null>(null);
+  return {
+    value,
+    start: (v: V) => setValue({ v }),
+    done: () => setValue(null),
+  };
+}
+
+/** The auto-restart switch, applied optimistically (spec 2 §4). */
+export function AutoRestartSwitch({ container: c }: { container: Container }) {
+  const autoRestart = useSetAutoRestart();
+  const inFlight = useInFlight<boolean>();
+  const checked = inFlight.value?.v ?? c.auto_restart;
+  return (
+    <label className="inline-flex items-center gap-2">
+      <input
+        type="checkbox"
+        role="switch"
+        aria-label="Auto-restart"
+        checked={checked}
+        onChange={(e) => {
+          inFlight.start(e.target.checked);
+          autoRestart.mutate(
+            { container: c, value: e.target.checked },
+            { onSettled: inFlight.done },
+          );
+        }}
+      />
+      {checked ? 'On' : 'Off'}
+    </label>
+  );
+}
+
+/** The desired-state selector, applied optimistically (spec 2 §4). */
+export function DesiredStateSelect({ container: c }: { container: Container }) {
+  const desired = useSetDesiredState();
+  const inFlight = useInFlight<DesiredState>();
+  return (
+    <Select
+      aria-label="Desired state"
+      value={inFlight.value?.v ?? c.desired_state}
+      onChange={(e) => {
+        const value = e.target.value as DesiredState;
+        inFlight.start(value);
+        desired.mutate({ container: c, value }, { onSettled: inFlight.done });
+      }}
+    >
+      <option value="unspecified">Unspecified</option>
+      <option value="should_run">Should Run</option>
+      <option value="on_demand">On-Demand</option>
+    </Select>
+  );
+}

@@ -1,0 +1,138 @@
+import type { Container, ContainerAction } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { MoreHorizontal, Play, RotateCw, Square } from 'lucide-react';
+import { toast } from 'sonner';
+import { EventList } from '@/components/event-list';
+import { LogViewer } from '@/components/log-viewer';
+import { Button } from '@/components/ui/button';
+import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
+import { Sheet } from '@/components/ui/sheet';
+import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
+import { useContainerAction } from '@/lib/container-actions';
+import { containerKey } from '@/lib/container-sort';
+import { containerEventsQueryOptions, containersQueryOptions } from '@/lib/queries';
+import { DrawerOverview } from './drawer-overview';
+
+const DRAWER_WIDTH = 480;
+const EVENTS_SHOWN = 20;
+const TABS = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'events', label: 'Events' },
+  { value: 'logs', label: 'Logs' },
+];
+/** Spec 2 §2.6: offered in the menu, not implemented yet (only logged). */
+const NOT_YET = ['Silence Alerts', 'Hide on Dashboard', 'Pin on Dashboard'] as const;
+const PENDING_TEXT: Partial<Record<ContainerAction, string>> = {
+  start: 'Container starting...',
+  stop: 'Container stopping...',
+  restart: 'Container restarting...',
+};
+
+/** The container drawer opened from host views (spec 2 §2.6). */
+export function ContainerDrawer({
+  containerKey: key,
+  onClose,
+  onExpand,
+}: {
+  containerKey: string;
+  onClose: () => void;
+  onExpand?: () => void;
+}) {
+  const container = useQuery({
+    ...containersQueryOptions(),
+    select: (all) => all.find((c) => containerKey(c) === key),
+  });
+  const c = container.data;
+  return (
+    <Sheet
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Container Details"
+      width={DRAWER_WIDTH}
+      actions={c !== undefined && <DrawerActions container={c} onExpand={onExpand} />}
+    >
+      {c === undefined ? (
+        <p className="text-sm text-slate-400">
+          {container.isPending ? 'Loading…' : 'This container is no longer listed.'}
+        </p>
+      ) : (
+        <div data-testid="container-drawer">
+          <Tabs defaultValue="overview">
+            <TabsList tabs={TABS} />
+            <TabPanel value="overview">
+              <DrawerOverview container={c} />
+            </TabPanel>
+            <TabPanel value="events">
+              <DrawerEvents container={c} />
+            </TabPanel>
+            <TabPanel value="logs">
+              <div className="flex h-[calc(100vh-12rem)] flex-col">
+                <LogViewer
+                  sources={[{ hostId: c.host_id, containerId: c.id, name: c.name }]}
+                  showNames={false}
+                />
+              </div>
+            </TabPanel>
+          </Tabs>
+        </div>
+      )}
+    </Sheet>
+  );
+}
+
+function DrawerActions({
+  container: c,
+  onExpand,
+}: {
+  container: Container;
+  onExpand: (() => void) | undefined;
+}) {
+  const action = useContainerAction();
+  const act = (name: 'start' | 'stop' | 'restart') => {
+    toast.info(PENDING_TEXT[name]);
+    action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
+  };
+  const busy = action.isPending;
+  return (
+    <>
+      {c.state === 'running' ? (
+        <>
+          <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('stop')}>
+            <Square className="h-4 w-4" /> Stop
+          </Button>
+          <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('restart')}>
+            <RotateCw className="h-4 w-4" /> Restart
+          </Button>
+        </>
+      ) : (
+        <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('start')}>
+          <Play className="h-4 w-4" /> Start
+        </Button>
+      )}
+      <ActionMenu
+        label="More actions"
+        icon={<MoreHorizontal className="h-4 w-4" />}
+        className="rounded p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white"
+      >
+        {onExpand !== undefined && (
+          <DropdownMenuItem onSelect={onExpand}>Open Full Details</DropdownMenuItem>
+        )}
+        {NOT_YET.map((label) => (
+          <DropdownMenuItem
+            key={label}
+            onSelect={() => console.info(`${label}: not implemented yet`, containerKey(c))}
+          >
+            {label}
+          </DropdownMenuItem>
+        ))}
+      </ActionMenu>
+    </>
+  );
+}
+
+function DrawerEvents({ container: c }: { container: Container }) {
+  const events = useQuery(containerEventsQueryOptions(c.host_id, c.id, EVENTS_SHOWN));
+  if (events.isError) return <p className="text-sm text-red-300">Failed to load events</p>;
+  if (events.isPending) return <p className="text-sm text-slate-400">Loading…</p>;
+  return <EventList events={events.data.events} testId="container-drawer-events" />;
+}
