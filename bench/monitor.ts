@@ -3,9 +3,18 @@
 // asserts nothing. Usage: node bench/monitor.ts [containersPerEngine=100] [windowSeconds=30]
 import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startBerth, type BerthProcess } from './berth-process.ts';
+import {
+  BENCH_LABEL,
+  docker,
+  ensureBenchContainers,
+  f1,
+  pct,
+  removeBenchContainers,
+  rig,
+  startBerthWithRig,
+  type Engine,
+} from './rig.ts';
 
 const run = promisify(execFile);
 const PER_ENGINE = Number(process.argv[2] ?? 100);
@@ -14,19 +23,6 @@ const PORT = 18_700;
 const BASE = `http://127.0.0.1:${PORT}`;
 const TICK_HZ = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Engine {
-  name: string;
-  url: string;
-  socket: string;
-  tls?: { ca: string; cert: string; key: string };
-}
-const rig = JSON.parse(
-  readFileSync(join(process.env.BERTH_RIG_DIR ?? '/tmp/berth-rig', 'engines.json'), 'utf8'),
-) as {
-  engines: Engine[];
-  images: { busybox: string };
-};
 
 /** dockerd, its containerd and the shims of that containerd: the engine's processes. */
 function enginePids(engine: Engine): number[] {
@@ -83,61 +79,9 @@ async function measureCpu(
   );
 }
 
-const docker = (e: Engine, args: string[]) =>
-  run('docker', ['-H', e.socket, ...args], { maxBuffer: 1 << 26 });
-
 async function startContainers(): Promise<void> {
-  for (const e of rig.engines) {
-    const have = (await docker(e, ['ps', '-q', '--filter', 'label=berth-bench=1'])).stdout
-      .split('\n')
-      .filter(Boolean).length;
-    const queue = Array.from({ length: Math.max(0, PER_ENGINE - have) }, (_, i) => i);
-    const worker = async () => {
-      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
-        await docker(e, [
-          'run',
-          '-d',
-          '--label',
-          'berth-bench=1',
-          '--stop-timeout',
-          '1',
-          rig.images.busybox,
-          'sleep',
-          '36000',
-        ]);
-      }
-    };
-    await Promise.all(Array.from({ length: 6 }, worker));
-  }
+  for (const e of rig.engines) await ensureBenchContainers(e, PER_ENGINE, 'running');
 }
-
-async function removeContainers(): Promise<void> {
-  for (const e of rig.engines) {
-    const ids = (await docker(e, ['ps', '-aq', '--filter', 'label=berth-bench=1'])).stdout
-      .split('\n')
-      .filter(Boolean);
-    for (let i = 0; i < ids.length; i += 50) await docker(e, ['rm', '-f', ...ids.slice(i, i + 50)]);
-  }
-}
-
-async function startBerthWithRig(): Promise<BerthProcess> {
-  const berth = await startBerth(PORT);
-  for (const e of rig.engines) {
-    const tls = e.tls
-      ? {
-          tls_ca: readFileSync(e.tls.ca, 'utf8'),
-          tls_cert: readFileSync(e.tls.cert, 'utf8'),
-          tls_key: readFileSync(e.tls.key, 'utf8'),
-        }
-      : {};
-    await berth.api('/hosts', { name: `bench-${e.name}`, url: e.url, ...tls });
-  }
-  return berth;
-}
-
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? NaN;
-const f1 = (n: number) => n.toFixed(1);
 
 async function main(): Promise<void> {
   console.log(
@@ -156,7 +100,7 @@ async function main(): Promise<void> {
           'run',
           '-d',
           '--label',
-          'berth-bench=1',
+          BENCH_LABEL,
           rig.images.busybox,
           'sh',
           '-c',
@@ -166,7 +110,7 @@ async function main(): Promise<void> {
         .trim()
         .slice(0, 12)
     : '';
-  const berth = await startBerthWithRig();
+  const berth = await startBerthWithRig(PORT);
   const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, {
     headers: { cookie: berth.cookie },
   });
@@ -200,7 +144,7 @@ async function main(): Promise<void> {
       'run',
       '-d',
       '--label',
-      'berth-bench=1',
+      BENCH_LABEL,
       rig.images.busybox,
       'sleep',
       '36000',
@@ -277,7 +221,7 @@ async function main(): Promise<void> {
         (raw.memory_stats.stats.total_inactive_file ?? raw.memory_stats.stats.inactive_file ?? 0);
     }
   }
-  if (!process.argv.includes('--keep')) await removeContainers();
+  if (!process.argv.includes('--keep')) await removeBenchContainers();
 
   console.log(
     `Berth: CPU ${f1(withBerth.berth ?? NaN)} % of one core, RSS ${f1(rssMb)} MB (targets < 10 %, < 200 MB)`,

@@ -1,6 +1,19 @@
-import { flexRender, type ColumnDef, type Table } from '@tanstack/react-table';
+import { flexRender, type ColumnDef, type Row, type Table } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { cn } from '@/lib/cn';
+
+/**
+ * Dense tables longer than this render only the rows in view (plus overscan): a thousand
+ * containers would otherwise re-render on every live update (bench/containers).
+ */
+const VIRTUAL_FROM = 100;
+const ROW_ESTIMATE_PX = 53;
+const OVERSCAN_ROWS = 12;
+
+type Measured = { index: number; measure: (el: Element | null) => void };
+type RowRenderer<T> = (row: Row<T>, measured?: Measured) => React.ReactNode;
 
 /** The selection column every selectable table starts with. */
 export function selectColumn<T extends { name: string }>(plural: string): ColumnDef<T> {
@@ -42,9 +55,40 @@ export function DataTable<T>({
   dense?: boolean;
 }) {
   const cellPad = dense ? 'px-3 py-2' : 'px-4 py-3';
+  const rows = table.getRowModel().rows;
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const virtual = dense && rows.length > VIRTUAL_FROM;
+  const renderRow: RowRenderer<T> = (row, measured) => (
+    <tr
+      key={row.id}
+      data-testid={rowTestId(row.original)}
+      {...(measured === undefined
+        ? {}
+        : {
+            ref: measured.measure,
+            'data-index': measured.index,
+            'aria-rowindex': measured.index + 2,
+          })}
+      className={cn(
+        'hover:bg-slate-900/60',
+        dense &&
+          measured === undefined &&
+          '[contain-intrinsic-size:auto_56px] [content-visibility:auto]',
+      )}
+    >
+      {row.getVisibleCells().map((cell) => (
+        <td key={cell.id} className={cn(cellPad, 'align-top text-slate-300')}>
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </td>
+      ))}
+    </tr>
+  );
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-800">
-      <table className="w-full text-left text-sm">
+      <table
+        className="w-full text-left text-sm"
+        {...(virtual ? { 'aria-rowcount': rows.length + 1 } : {})}
+      >
         <thead className="bg-slate-900 text-xs tracking-wide text-slate-400 uppercase">
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -72,25 +116,83 @@ export function DataTable<T>({
             </tr>
           ))}
         </thead>
-        <tbody className="divide-y divide-slate-800">
-          {table.getRowModel().rows.map((row) => (
-            <tr
-              key={row.id}
-              data-testid={rowTestId(row.original)}
-              className={cn(
-                'hover:bg-slate-900/60',
-                dense && '[contain-intrinsic-size:auto_56px] [content-visibility:auto]',
-              )}
-            >
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id} className={cn(cellPad, 'align-top text-slate-300')}>
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </td>
-              ))}
-            </tr>
-          ))}
+        <tbody ref={bodyRef} className="divide-y divide-slate-800">
+          {virtual ? (
+            <VirtualRows rows={rows} bodyRef={bodyRef} renderRow={renderRow} />
+          ) : (
+            rows.map((row) => renderRow(row))
+          )}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The nearest ancestor that scrolls vertically (the page's main, or a dialog's body). The
+ * table's own wrapper computes overflow-y auto too (it scrolls sideways), but never holds
+ * more than it shows, so content taller than the box is what counts.
+ */
+function scrollParentOf(el: HTMLElement): HTMLElement {
+  for (let node = el.parentElement; node !== null; node = node.parentElement) {
+    const { overflowY } = getComputedStyle(node);
+    const scrolls = overflowY === 'auto' || overflowY === 'scroll';
+    if (scrolls && node.scrollHeight > node.clientHeight) return node;
+  }
+  return document.documentElement;
+}
+
+/** The rows in view of a long table, with spacer rows standing in for the others. */
+function VirtualRows<T>({
+  rows,
+  bodyRef,
+  renderRow,
+}: {
+  rows: Row<T>[];
+  bodyRef: RefObject<HTMLTableSectionElement | null>;
+  renderRow: RowRenderer<T>;
+}) {
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const [margin, setMargin] = useState(0);
+  // Measured after every render (a wrapping toolbar above moves the table); equal values
+  // end the chain, as React skips a state update that changes nothing.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    if (body === null) return;
+    const parent = scrollParentOf(body);
+    setScroller(parent);
+    setMargin(
+      Math.round(
+        body.getBoundingClientRect().top - parent.getBoundingClientRect().top + parent.scrollTop,
+      ),
+    );
+  });
+  // TanStack Virtual hands back functions by design; the React Compiler lint cannot know that.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin: margin,
+    getItemKey: (index) => rows[index]?.id ?? index,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0];
+  const last = items.at(-1);
+  const top = first === undefined ? 0 : first.start - margin;
+  const bottom = last === undefined ? 0 : virtualizer.getTotalSize() - (last.end - margin);
+  return (
+    <>
+      {top > 0 && <tr aria-hidden style={{ height: top }} />}
+      {items.map((item) => {
+        const row = rows[item.index];
+        return row === undefined
+          ? null
+          : renderRow(row, { index: item.index, measure: virtualizer.measureElement });
+      })}
+      {bottom > 0 && <tr aria-hidden style={{ height: bottom }} />}
+    </>
   );
 }

@@ -29,11 +29,12 @@ async function perform(docker: Docker, fullId: string, action: ContainerAction):
     case 'start':
       await container.start();
       return;
+    // No `t`: the engine waits the container's own stop timeout, as `docker stop` does.
     case 'stop':
-      await container.stop({ t: 10 });
+      await container.stop();
       return;
     case 'restart':
-      await container.restart({ t: 10 });
+      await container.restart();
       return;
     case 'pause':
       await container.pause();
@@ -56,6 +57,11 @@ export class ContainersService {
 
   list(hostId?: string): Container[] {
     return this.monitor.listContainers(hostId);
+  }
+
+  /** The same list, already written as JSON (shared between callers; see MonitorService). */
+  listJson(hostId?: string): string {
+    return this.monitor.containersJson(hostId);
   }
 
   /** Container tags (user and derived) containing q, most used first. */
@@ -81,7 +87,7 @@ export class ContainersService {
   ): Promise<ContainerActionResponse> {
     const sup = this.monitor.supervisor(hostId);
     if (sup === undefined) throw notFound('Host not found');
-    const docker = sup.client;
+    const docker = sup.actionClient;
     if (docker === null) throw conflict(`Host ${sup.name} is offline`);
     const c = sup.containers.get(containerId.slice(0, 12));
     if (c === undefined) throw notFound('Container not found');

@@ -65,6 +65,8 @@ interface EngineInfo {
 const HEARTBEAT_MS = 3000;
 const MAX_BACKOFF_MS = 10_000;
 const INSPECT_CONCURRENCY = 8;
+/** Longest stop timeout a stop or restart is waited for, beyond the connection timeout. */
+const MAX_STOP_WAIT_MS = 5 * 60_000;
 
 /**
  * Keeps an exact, live picture of one engine: connects, lists and inspects containers,
@@ -81,6 +83,7 @@ export class HostSupervisor {
   readonly stats: HostStatsCollector;
 
   private docker: Docker | null = null;
+  private actionDocker: Docker | null = null;
   private stream: NodeJS.ReadableStream | null = null;
   private generation = 0;
   private attempts = 0;
@@ -109,6 +112,19 @@ export class HostSupervisor {
   /** The engine client while online; null otherwise. */
   get client(): Docker | null {
     return this.status === 'offline' ? null : this.docker;
+  }
+
+  /**
+   * A client for calls the engine may hold for a container's whole stop timeout (stop,
+   * restart): the usual connection timeout would cut them off and report a failure for an
+   * action that is still going on.
+   */
+  get actionClient(): Docker | null {
+    if (this.client === null) return null;
+    this.actionDocker ??= createEngineClient(this.host.endpoint, {
+      timeoutMs: this.ctx.timeoutMs() + MAX_STOP_WAIT_MS,
+    });
+    return this.actionDocker;
   }
 
   start(): void {
@@ -176,6 +192,7 @@ export class HostSupervisor {
         throw new EngineError(`${this.host.endpoint.url} answered, but it is not a Docker engine`);
       }
       this.docker = docker;
+      this.actionDocker = null;
       this.numCpus = info.NCPU ?? 1;
       this.totalMemory = info.MemTotal ?? this.totalMemory;
       this.lastChecked = new Date().toISOString();

@@ -23,6 +23,8 @@ export interface MonitorDeps {
 const IDLE_TICK_MS = 10_000;
 /** State changes are pushed after this quiet period, so a burst becomes one message. */
 const PUSH_DEBOUNCE_MS = 25;
+/** How long one written container list may be handed out while nothing changes. */
+const LIST_CACHE_MS = 1000;
 
 /**
  * One supervisor per registered host, a stats tick at `polling_interval`, and the live
@@ -41,6 +43,9 @@ export class MonitorService implements HostRuntimeSource {
   private readonly containerListeners = new Set<ContainerEventListener>();
   private tickTimer: NodeJS.Timeout | undefined;
   private pushTimer: NodeJS.Timeout | undefined;
+  /** Counts changes to what the container list shows (engine events, actions, stats passes). */
+  private changes = 0;
+  private listCache: { key: string; at: number; json: string } | null = null;
   private running = false;
 
   constructor(private readonly deps: MonitorDeps) {}
@@ -105,6 +110,7 @@ export class MonitorService implements HostRuntimeSource {
   }
 
   hostChanged(row: HostRow): void {
+    this.changes++;
     this.supervisors.get(row.id)?.update(this.supervised(row));
   }
 
@@ -161,8 +167,26 @@ export class MonitorService implements HostRuntimeSource {
     };
   }
 
+  /**
+   * The full container list as JSON text. Every browser polls it, and writing a thousand
+   * containers is most of a request's cost (bench/containers), so one text is shared until
+   * something changes or a second has passed (uptime texts age).
+   */
+  containersJson(hostId?: string): string {
+    if (hostId !== undefined) return JSON.stringify(this.listContainers(hostId));
+    const key = `${this.changes}:${this.deps.settings.get().default_auto_restart}`;
+    const now = Date.now();
+    const cached = this.listCache;
+    if (cached !== null && cached.key === key && now - cached.at < LIST_CACHE_MS)
+      return cached.json;
+    const json = JSON.stringify(this.listContainers());
+    this.listCache = { key, at: now, json };
+    return json;
+  }
+
   /** Publishes a containers_update shortly (coalescing bursts of engine events). */
   pushSoon(): void {
+    this.changes++;
     if (this.pushTimer !== undefined || this.deps.hub.connectionCount === 0) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
@@ -200,6 +224,7 @@ export class MonitorService implements HostRuntimeSource {
         }
       }),
     );
+    this.changes++;
     if (this.deps.hub.connectionCount > 0) {
       this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
     }
