@@ -101,6 +101,17 @@ test.describe('containers page', () => {
     await page.getByLabel('Select all containers').check();
     await bar.getByRole('button', { name: 'Add Tags' }).click();
     await expect(bar.getByText('Please enter at least one tag')).toBeVisible();
+    await bar.getByLabel('Tags for selected containers').fill('blue, web tier');
+    await bar.getByRole('button', { name: 'Add Tags' }).click();
+    await expect(bar.getByRole('alert')).toHaveText(
+      'Invalid characters (alphanumeric, -, _, :, . only)',
+    );
+    await bar.getByLabel('Tags for selected containers').fill('compose:shop');
+    await bar.getByRole('button', { name: 'Add Tags' }).click();
+    await expect(bar.getByRole('alert')).toHaveText(
+      'Tags starting with compose: or swarm: are derived and cannot be edited',
+    );
+    await expect(panel).toHaveCount(0); // nothing was sent
     await bar.getByLabel('Tags for selected containers').fill('Blue, edge-ready');
     await bar.getByRole('button', { name: 'Add Tags' }).click();
     await expect(panel.getByTestId('batch-Success')).toHaveText('3', { timeout: 30_000 });

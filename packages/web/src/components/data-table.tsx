@@ -11,6 +11,8 @@ import { cn } from '@/lib/cn';
 const VIRTUAL_FROM = 100;
 const ROW_ESTIMATE_PX = 53;
 const OVERSCAN_ROWS = 12;
+/** In a fixed layout, the least a column without a set size (it takes the rest) gets. */
+const FLEX_COLUMN_MIN_PX = 200;
 
 type Measured = { index: number; measure: (el: Element | null) => void };
 type RowRenderer<T> = (row: Row<T>, measured?: Measured) => React.ReactNode;
@@ -19,6 +21,7 @@ type RowRenderer<T> = (row: Row<T>, measured?: Measured) => React.ReactNode;
 export function selectColumn<T extends { name: string }>(plural: string): ColumnDef<T> {
   return {
     id: 'select',
+    size: 36,
     enableHiding: false,
     enableSorting: false,
     header: ({ table }) => (
@@ -51,10 +54,14 @@ export function DataTable<T>({
 }: {
   table: Table<T>;
   rowTestId: (row: T) => string;
-  /** Long lists: tighter cells, and rows off screen skip layout (content-visibility). */
+  /**
+   * Long lists: tighter cells, rows off screen skip layout, long tables render only the rows
+   * in view, and columns keep their set sizes (a fixed layout), so they do not jump as
+   * different rows scroll into view.
+   */
   dense?: boolean;
 }) {
-  const cellPad = dense ? 'px-3 py-2' : 'px-4 py-3';
+  const cellPad = dense ? 'px-2 py-2' : 'px-4 py-3';
   const rows = table.getRowModel().rows;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const virtual = dense && rows.length > VIRTUAL_FROM;
@@ -86,7 +93,16 @@ export function DataTable<T>({
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-800">
       <table
-        className="w-full text-left text-sm"
+        className={cn('w-full text-left text-sm', dense && 'table-fixed')}
+        style={
+          dense
+            ? {
+                minWidth: table
+                  .getVisibleLeafColumns()
+                  .reduce((sum, c) => sum + (c.columnDef.size ?? FLEX_COLUMN_MIN_PX), 0),
+              }
+            : undefined
+        }
         {...(virtual ? { 'aria-rowcount': rows.length + 1 } : {})}
       >
         <thead className="bg-slate-900 text-xs tracking-wide text-slate-400 uppercase">
@@ -97,6 +113,11 @@ export function DataTable<T>({
                   key={header.id}
                   data-column={header.id}
                   className={cn(cellPad, 'font-medium whitespace-nowrap')}
+                  style={
+                    dense && header.column.columnDef.size !== undefined
+                      ? { width: header.column.columnDef.size }
+                      : undefined
+                  }
                 >
                   {header.column.getCanSort() ? (
                     <button

@@ -17,7 +17,10 @@ const POWER_DOING: Record<Power, string> = {
   restart: 'Restarting',
 };
 
-/** The bar of actions on the selected containers (spec 2 §2.3); each starts a batch job. */
+/**
+ * The bar of actions on the selected containers (spec 2 §2.3); each starts a batch job. It
+ * sticks to the bottom of whatever scrolls the table (the page, or the host modal).
+ */
 export function BulkBar({
   selected,
   onStarted,
@@ -61,7 +64,7 @@ export function BulkBar({
   return (
     <div
       data-testid="bulk-bar"
-      className="fixed right-0 bottom-0 left-0 z-20 flex flex-wrap items-center gap-2 border-t border-slate-700 bg-slate-900/95 px-6 py-3 backdrop-blur"
+      className="sticky bottom-2 z-20 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-slate-700 bg-slate-900/95 px-4 py-3 shadow-lg backdrop-blur"
     >
       <span className="mr-2 text-sm text-slate-200">{selected.length} selected</span>
       {(['start', 'stop', 'restart'] as const).map((action) => (

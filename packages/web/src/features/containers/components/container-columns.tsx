@@ -55,9 +55,10 @@ export function containerColumns(actions: RowActions) {
     selectColumn<Container>('containers'),
     col.accessor((c) => stateLabel(c), {
       id: 'status',
+      size: 140,
       header: 'Status',
       cell: ({ row: { original: c } }) => (
-        <span className="inline-flex items-center gap-2 whitespace-nowrap" data-testid="state">
+        <span className="inline-flex items-center gap-2" data-testid="state">
           {c.state === 'restarting' ? (
             <Loader2 className="h-3 w-3 animate-spin text-sky-400" aria-hidden />
           ) : (
@@ -76,11 +77,12 @@ export function containerColumns(actions: RowActions) {
     col.accessor('name', {
       header: 'Name',
       cell: ({ row: { original: c } }) => (
-        <div className="min-w-40">
+        <div className="min-w-0">
           <button
             type="button"
             onClick={() => actions.open(c, 'info')}
-            className="font-medium text-white hover:text-sky-300 hover:underline"
+            title={c.name}
+            className="block max-w-full truncate text-left font-medium text-white hover:text-sky-300 hover:underline"
           >
             {c.name}
           </button>
@@ -91,6 +93,7 @@ export function containerColumns(actions: RowActions) {
     }),
     col.display({
       id: 'policy',
+      size: 64,
       header: 'Policy',
       cell: ({ row: { original: c } }) => (
         <span className="flex gap-1.5 text-slate-400">
@@ -111,11 +114,13 @@ export function containerColumns(actions: RowActions) {
     }),
     col.display({
       id: 'alerts',
+      size: 64,
       header: 'Alerts',
       cell: () => <span className="text-slate-600">—</span>,
     }),
     col.display({
       id: 'updates',
+      size: 76,
       header: 'Updates',
       cell: ({ row: { original: c } }) =>
         actions.withUpdates.has(`${c.host_id}:${c.id}`) ? (
@@ -126,32 +131,42 @@ export function containerColumns(actions: RowActions) {
     }),
     col.accessor((c) => c.host_name || 'localhost', {
       id: 'host',
+      size: 120,
       header: 'Host',
-      cell: (info) => <span className="whitespace-nowrap">{info.getValue()}</span>,
+      cell: (info) => (
+        <span className="block truncate" title={info.getValue()}>
+          {info.getValue()}
+        </span>
+      ),
     }),
     col.accessor((c) => c.ports.join(', '), {
       id: 'ports',
+      size: 84,
       header: 'Ports',
       cell: (info) => <span className="text-xs text-slate-400">{info.getValue() || '—'}</span>,
     }),
     col.accessor((c) => (c.state === 'running' ? c.started_at : null), {
       id: 'uptime',
+      size: 72,
       header: 'Uptime',
       sortingFn: 'alphanumeric',
       cell: (info) => <span className="whitespace-nowrap">{formatSince(info.getValue())}</span>,
     }),
     col.accessor((c) => c.cpu_percent, {
       id: 'cpu',
+      size: 64,
       header: 'CPU %',
       cell: (info) => formatPercent(info.getValue()),
     }),
     col.accessor((c) => c.memory_usage, {
       id: 'ram',
+      size: 76,
       header: 'RAM',
       cell: (info) => formatMemory(info.getValue()),
     }),
     col.display({
       id: 'actions',
+      size: 128,
       header: 'Actions',
       cell: ({ row: { original: c } }) => {
         const running = c.state === 'running';

@@ -135,7 +135,8 @@ export function ContainerFiltersBar({
           </DropdownMenuCheckboxItem>
         ))}
       </FilterMenu>
-      {hasFilters(filters) && (
+      {/* Scoped to a host, that host is not a filter the user can clear. */}
+      {hasFilters(scopedHostId === undefined ? filters : { ...filters, hosts: [] }) && (
         <Button
           size="sm"
           variant="ghost"

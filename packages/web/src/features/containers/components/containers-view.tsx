@@ -101,7 +101,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     return <p className="text-sm text-red-300">Failed to load containers. Please try again.</p>;
 
   return (
-    <div className={selected.length > 0 ? 'pb-20' : ''}>
+    <div>
       <ContainersTable
         containers={visible}
         actions={rowActions}

@@ -89,6 +89,9 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
             )}
           </span>
         ))}
+        {draft === null && container.tags.length === 0 && (
+          <span className="text-sm text-slate-500">No tags</span>
+        )}
         {draft === null && (
           <Button size="sm" variant="ghost" onClick={() => setDraft(own)}>
             Edit

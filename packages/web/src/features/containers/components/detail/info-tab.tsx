@@ -16,7 +16,8 @@ import { ContainerTagsEditor } from './container-tags-editor';
 const HIDDEN_ENV = new Set(['PATH', 'HOME', 'HOSTNAME', 'TERM']);
 const SMOOTHING = 0.3;
 // Chart formatters are module-level: a new function per render would rebuild the chart.
-const percent = (v: number) => `${v.toFixed(0)}%`;
+// Small values keep a decimal, or a 0-1.5 % axis would read 0%, 1%, 1%.
+const percent = (v: number) => `${Number.isInteger(v) || v >= 10 ? v.toFixed(0) : v.toFixed(1)}%`;
 const rate = (v: number) => formatRate(v);
 
 /** Exponential smoothing (factor 0.3) so the detail charts do not jitter. */

@@ -9,6 +9,8 @@ import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { Sheet } from '@/components/ui/sheet';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import { useContainerAction } from '@/lib/container-actions';
+import { stateLabel } from '@/lib/container-state';
+import { formatSince } from '@/lib/format';
 import { containerKey } from '@/lib/container-sort';
 import { containerEventsQueryOptions, containersQueryOptions } from '@/lib/queries';
 import { DrawerOverview } from './drawer-overview';
@@ -49,7 +51,7 @@ export function ContainerDrawer({
       onOpenChange={(open) => !open && onClose()}
       title="Container Details"
       width={DRAWER_WIDTH}
-      actions={c !== undefined && <DrawerActions container={c} onExpand={onExpand} />}
+      actions={c !== undefined && <MoreActions container={c} onExpand={onExpand} />}
     >
       {c === undefined ? (
         <p className="text-sm text-slate-400">
@@ -57,6 +59,7 @@ export function ContainerDrawer({
         </p>
       ) : (
         <div data-testid="container-drawer">
+          <DrawerSummary container={c} />
           <Tabs defaultValue="overview">
             <TabsList tabs={TABS} />
             <TabPanel value="overview">
@@ -80,53 +83,79 @@ export function ContainerDrawer({
   );
 }
 
-function DrawerActions({
-  container: c,
-  onExpand,
-}: {
-  container: Container;
-  onExpand: (() => void) | undefined;
-}) {
+/** Name, host, state and uptime, with the power actions, above every tab. */
+function DrawerSummary({ container: c }: { container: Container }) {
+  return (
+    <div className="mb-4 flex items-start gap-3">
+      <div className="min-w-0 flex-1">
+        <div
+          className="truncate text-base font-semibold text-white"
+          data-testid="drawer-container-name"
+          title={c.name}
+        >
+          {c.name}
+        </div>
+        <div className="text-xs text-slate-400">
+          {c.host_name} · <span data-testid="drawer-state">{stateLabel(c)}</span>
+          {c.state === 'running' && ` · up ${formatSince(c.started_at)}`}
+        </div>
+      </div>
+      <div className="flex shrink-0 gap-2">
+        <PowerActions container={c} />
+      </div>
+    </div>
+  );
+}
+
+/** Spec 2 §2.6: Stop and Restart for a running container, Start for any other. */
+function PowerActions({ container: c }: { container: Container }) {
   const action = useContainerAction();
   const act = (name: 'start' | 'stop' | 'restart') => {
     toast.info(PENDING_TEXT[name]);
     action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
   };
   const busy = action.isPending;
-  return (
+  return c.state === 'running' ? (
     <>
-      {c.state === 'running' ? (
-        <>
-          <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('stop')}>
-            <Square className="h-4 w-4" /> Stop
-          </Button>
-          <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('restart')}>
-            <RotateCw className="h-4 w-4" /> Restart
-          </Button>
-        </>
-      ) : (
-        <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('start')}>
-          <Play className="h-4 w-4" /> Start
-        </Button>
-      )}
-      <ActionMenu
-        label="More actions"
-        icon={<MoreHorizontal className="h-4 w-4" />}
-        className="rounded p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white"
-      >
-        {onExpand !== undefined && (
-          <DropdownMenuItem onSelect={onExpand}>Open Full Details</DropdownMenuItem>
-        )}
-        {NOT_YET.map((label) => (
-          <DropdownMenuItem
-            key={label}
-            onSelect={() => console.info(`${label}: not implemented yet`, containerKey(c))}
-          >
-            {label}
-          </DropdownMenuItem>
-        ))}
-      </ActionMenu>
+      <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('stop')}>
+        <Square className="h-4 w-4" /> Stop
+      </Button>
+      <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('restart')}>
+        <RotateCw className="h-4 w-4" /> Restart
+      </Button>
     </>
+  ) : (
+    <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('start')}>
+      <Play className="h-4 w-4" /> Start
+    </Button>
+  );
+}
+
+function MoreActions({
+  container: c,
+  onExpand,
+}: {
+  container: Container;
+  onExpand: (() => void) | undefined;
+}) {
+  return (
+    <ActionMenu
+      label="More actions"
+      icon={<MoreHorizontal className="h-4 w-4" />}
+      className="rounded p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white"
+    >
+      {onExpand !== undefined && (
+        <DropdownMenuItem onSelect={onExpand}>Open Full Details</DropdownMenuItem>
+      )}
+      {NOT_YET.map((label) => (
+        <DropdownMenuItem
+          key={label}
+          onSelect={() => console.info(`${label}: not implemented yet`, containerKey(c))}
+        >
+          {label}
+        </DropdownMenuItem>
+      ))}
+    </ActionMenu>
   );
 }
 

@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, Info } from 'lucide-react';
 import { InfoRow, PerfTile, Section } from '@/components/detail-section';
 import { TagsEditor } from '@/components/tags-editor';
-import { stateLabel } from '@/lib/container-state';
 import { containerKey } from '@/lib/container-sort';
-import { formatBytes, formatPercent, formatRate, formatSince } from '@/lib/format';
+import { formatBytes, formatPercent, formatRate } from '@/lib/format';
 import { containerSparklinesQueryOptions } from '@/lib/queries';
 import { usePatchContainerTags } from '../../api/container-settings-api';
 import { parseTagList } from '../../lib/tag-list';
@@ -45,15 +44,6 @@ export function DrawerOverview({ container: c }: { container: Container }) {
   const running = c.state === 'running';
   return (
     <>
-      <div className="mb-4">
-        <div className="text-base font-semibold text-white" data-testid="drawer-container-name">
-          {c.name}
-        </div>
-        <div className="text-xs text-slate-400">
-          {c.host_name} · <span data-testid="drawer-state">{stateLabel(c)}</span>
-          {running && ` · up ${formatSince(c.started_at)}`}
-        </div>
-      </div>
       <DesiredStateNote container={c} />
       <Section title="Settings">
         <dl>
