@@ -123,6 +123,31 @@ test.describe('containers page', () => {
       )
       .toBe(true);
     await expect(page.getByTestId(`container-row-${names[2] ?? ''}`)).toContainText('edge-ready');
+    await expect(panel).toHaveCount(0, { timeout: 6000 });
+
+    // Auto-update with a tracking level; the level is locked while auto-update is off.
+    await page.getByLabel('Select all containers').check();
+    await bar.getByRole('button', { name: 'Auto-update…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Auto-update for 3 containers' });
+    await dialog.getByRole('switch', { name: 'Auto-update' }).uncheck();
+    await expect(dialog.getByRole('radio', { name: /Minor/ })).toBeDisabled();
+    await dialog.getByRole('switch', { name: 'Auto-update' }).check();
+    await dialog.getByRole('radio', { name: /Patch/ }).check();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText('Enabling auto-update for 3 containers...')).toBeVisible();
+    await expect(panel.getByTestId('batch-Success')).toHaveText('3', { timeout: 30_000 });
+    await expect(panel).toContainText('Auto-update enabled (patch mode)');
+    await expect(
+      page
+        .getByTestId(`container-row-${names[0] ?? ''}`)
+        .getByRole('img', { name: 'Auto-update on (patch)' }),
+    ).toBeVisible();
+    await page.getByLabel('Search containers').fill('');
+    await page.getByRole('button', { name: 'Policy' }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'Auto-update enabled' }).click();
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/policy_auto_update=enabled/);
+    await expect(page.getByTestId('container-count')).toHaveText('3 container(s)');
   });
 
   test('row actions stop and start a container with the toasts', async ({ page, readyServer }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { containerTagSchema, desiredStateSchema } from './containers.js';
+import { containerTagSchema, desiredStateSchema, floatingTagModeSchema } from './containers.js';
 
 export const batchJobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed']);
 export type BatchJobStatus = z.infer<typeof batchJobStatusSchema>;
@@ -13,8 +13,8 @@ export const batchItemStatusSchema = z.enum([
 export type BatchItemStatus = z.infer<typeof batchItemStatusSchema>;
 
 /**
- * Bulk actions on containers (spec 2 §2.3, §7). check-updates and set-auto-update join when
- * the updates domain exists; until then they are refused by the schema, not faked.
+ * Bulk actions on containers (spec 2 §2.3, §7). check-updates joins with the update checker
+ * (the updates issue); until then it is refused by the schema, not faked.
  */
 export const batchActionSchema = z.enum([
   'start',
@@ -23,6 +23,7 @@ export const batchActionSchema = z.enum([
   'add-tags',
   'remove-tags',
   'set-auto-restart',
+  'set-auto-update',
   'set-desired-state',
 ]);
 export type BatchAction = z.infer<typeof batchActionSchema>;
@@ -42,6 +43,10 @@ const paramsFor = {
     tags: z.array(containerTagSchema).min(1, 'Please enter at least one tag').max(50),
   }),
   'set-auto-restart': z.strictObject({ enabled: z.boolean({ message: 'Required' }) }),
+  'set-auto-update': z.strictObject({
+    enabled: z.boolean({ message: 'Required' }),
+    floating_tag_mode: floatingTagModeSchema.default('exact'),
+  }),
   'set-desired-state': z.strictObject({
     desired_state: desiredStateSchema.exclude(['unspecified']),
   }),

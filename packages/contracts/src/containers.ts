@@ -37,6 +37,15 @@ export const desiredStateSchema = z.enum(['should_run', 'on_demand', 'unspecifie
 export type DesiredState = z.infer<typeof desiredStateSchema>;
 
 /** A container as every screen uses it (spec 1 §3, spec 2 §3). Its key is `host_id:id`. */
+/**
+ * How far an image update may move the tag (spec 2 §4): exact (Respect Tag), patch (x.y.*),
+ * minor (within the major version, recommended), latest.
+ */
+export const floatingTagModeSchema = z.enum(['exact', 'patch', 'minor', 'latest'], {
+  message: 'Expected exact, patch, minor or latest',
+});
+export type FloatingTagMode = z.infer<typeof floatingTagModeSchema>;
+
 export const containerSchema = z.object({
   host_id: z.string(),
   host_name: z.string(),
@@ -63,6 +72,9 @@ export const containerSchema = z.object({
   auto_restart: z.boolean(),
   desired_state: desiredStateSchema,
   web_ui_url: z.string().nullable(),
+  /** Whether the update checker may apply updates on its own, and how far (spec 2 §3). */
+  auto_update_enabled: z.boolean(),
+  floating_tag_mode: floatingTagModeSchema,
   cpu_percent: z.number().nullable(),
   memory_usage: z.number().nullable(),
   memory_limit: z.number().nullable(),
@@ -174,3 +186,10 @@ export const containerLogsResponseSchema = z.object({
   logs: z.array(logLineSchema),
 });
 export type ContainerLogsResponse = z.infer<typeof containerLogsResponseSchema>;
+
+/** GET /api/auto-update-configs: per composite key host_id:container_id (spec 2 §7). */
+export const autoUpdateConfigsSchema = z.record(
+  z.string(),
+  z.object({ auto_update_enabled: z.boolean(), floating_tag_mode: floatingTagModeSchema }),
+);
+export type AutoUpdateConfigs = z.infer<typeof autoUpdateConfigsSchema>;

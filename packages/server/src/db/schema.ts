@@ -80,6 +80,9 @@ export interface ContainerSettingsTable {
   auto_restart: number | null;
   desired_state: string;
   web_ui_url: string | null;
+  /** 0 or 1. */
+  auto_update_enabled: number;
+  floating_tag_mode: string;
   updated_at: string;
 }
 

@@ -3,6 +3,7 @@ import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-hosts-events-container-settings.js';
 import * as m0003 from './0003-alerts-container-updates.js';
 import * as m0004 from './0004-batch-jobs.js';
+import * as m0005 from './0005-container-auto-update.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-hosts-events-container-settings': m0002,
   '0003-alerts-container-updates': m0003,
   '0004-batch-jobs': m0004,
+  '0005-container-auto-update': m0005,
 };

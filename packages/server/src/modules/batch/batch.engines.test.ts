@@ -149,11 +149,12 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
     ]);
   });
 
-  it('adds tags in bulk and sets auto-restart and desired state', async () => {
+  it('adds tags in bulk and sets auto-restart, auto-update and desired state', async () => {
     const keys = await start('tls', 2);
     for (const [action, params] of [
       ['add-tags', { tags: ['Batch', 'eu'] }],
       ['set-auto-restart', { enabled: true }],
+      ['set-auto-update', { enabled: true, floating_tag_mode: 'minor' }],
       ['set-desired-state', { desired_state: 'should_run' }],
     ] as const) {
       const created = await api.post<{ job_id: string }>('/batch', {
@@ -171,9 +172,16 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
       expect(c).toMatchObject({
         tags: ['batch', 'eu'],
         auto_restart: true,
+        auto_update_enabled: true,
+        floating_tag_mode: 'minor',
         desired_state: 'should_run',
       });
     }
+    const configs = (await api.get<Record<string, unknown>>('/auto-update-configs')).body;
+    expect(configs[keys[0] ?? '']).toEqual({
+      auto_update_enabled: true,
+      floating_tag_mode: 'minor',
+    });
   });
 
   it.each([
@@ -192,6 +200,16 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
       { scope: 'container', action: 'set-auto-restart', ids: ['h:abcdefabcdef'], params: {} },
       'enabled: Required',
     ],
+    [
+      {
+        scope: 'container',
+        action: 'set-auto-update',
+        ids: ['h:abcdefabcdef'],
+        params: { enabled: true, floating_tag_mode: 'nightly' },
+      },
+      'floating_tag_mode: Expected exact, patch, minor or latest',
+    ],
+    [{ scope: 'container', action: 'check-updates', ids: ['h:abcdefabcdef'] }, 'action: '],
   ])('refuses %j naming the field', async (body, detail) => {
     const res = await api.post<{ detail: string }>('/batch', body);
     expect(res.status).toBe(400);

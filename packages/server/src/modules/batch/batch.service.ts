@@ -7,6 +7,7 @@ import type {
   BatchJobSummary,
   BatchRequest,
   DesiredState,
+  FloatingTagMode,
 } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../platform/http-errors.js';
@@ -184,6 +185,15 @@ export class BatchService {
           return {
             status: 'completed',
             message: `Auto-restart ${enabled ? 'enabled' : 'disabled'}`,
+          };
+        }
+        case 'set-auto-update': {
+          const enabled = params.enabled === true;
+          const mode = (params.floating_tag_mode ?? 'exact') as FloatingTagMode;
+          await settings.setAutoUpdate(sup.id, c.id, enabled, mode, username);
+          return {
+            status: 'completed',
+            message: enabled ? `Auto-update enabled (${mode} mode)` : 'Auto-update disabled',
           };
         }
         case 'set-desired-state': {

@@ -3,6 +3,7 @@ import {
   MAX_CONTAINER_TAGS,
   type Container,
   type DesiredStateBody,
+  type FloatingTagMode,
 } from '@berth/contracts';
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { EventsService } from '../events/index.js';
@@ -11,7 +12,15 @@ import type { ContainerSettings } from './container-settings.js';
 import type { ContainerSettingsRow } from './containers.store.js';
 
 type Change = Partial<
-  Pick<ContainerSettingsRow, 'tags' | 'auto_restart' | 'desired_state' | 'web_ui_url'>
+  Pick<
+    ContainerSettingsRow,
+    | 'tags'
+    | 'auto_restart'
+    | 'desired_state'
+    | 'web_ui_url'
+    | 'auto_update_enabled'
+    | 'floating_tag_mode'
+  >
 >;
 
 /** Tags, auto-restart, desired state and Web UI link of one container (spec 2 §7). */
@@ -57,6 +66,20 @@ export class ContainerSettingsService {
     }));
   }
 
+  setAutoUpdate(
+    hostId: string,
+    containerId: string,
+    enabled: boolean,
+    mode: FloatingTagMode,
+    username: string,
+  ) {
+    return this.update(hostId, containerId, username, () => ({
+      change: { auto_update_enabled: enabled ? 1 : 0, floating_tag_mode: mode },
+      title: enabled ? `auto-update enabled (${mode} mode)` : 'auto-update disabled',
+      message: null,
+    }));
+  }
+
   setDesiredState(hostId: string, containerId: string, body: DesiredStateBody, username: string) {
     return this.update(hostId, containerId, username, () => ({
       change: {
@@ -90,6 +113,8 @@ export class ContainerSettingsService {
       auto_restart: null,
       desired_state: 'unspecified',
       web_ui_url: null,
+      auto_update_enabled: 0,
+      floating_tag_mode: 'exact',
       updated_at: '',
     };
     const { change, title, message } = decide(current);

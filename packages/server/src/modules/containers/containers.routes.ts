@@ -1,5 +1,6 @@
 import {
   autoRestartBodySchema,
+  autoUpdateConfigsSchema,
   containerActionParamsSchema,
   containerParamsSchema,
   containerLogsQuerySchema,
@@ -38,6 +39,9 @@ export function containersRoutes(
     { schema: { querystring: containersQuerySchema } },
     async (request, reply) =>
       reply.type('application/json').send(opts.containers.listJson(request.query.host_id)),
+  );
+  api.get('/auto-update-configs', { schema: { response: { 200: autoUpdateConfigsSchema } } }, () =>
+    opts.containers.autoUpdateConfigs(),
   );
   api.get(
     '/tags/suggest',

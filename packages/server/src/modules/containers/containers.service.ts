@@ -1,4 +1,5 @@
 import {
+  type AutoUpdateConfigs,
   CONTAINER_ACTION_DONE,
   type Container,
   type ContainerAction,
@@ -62,6 +63,18 @@ export class ContainersService {
   /** The same list, already written as JSON (shared between callers; see MonitorService). */
   listJson(hostId?: string): string {
     return this.monitor.containersJson(hostId);
+  }
+
+  /** Auto-update settings of every listed container, by composite key (spec 2 §7). */
+  autoUpdateConfigs(): AutoUpdateConfigs {
+    return Object.fromEntries(
+      this.monitor
+        .listContainers()
+        .map((c) => [
+          `${c.host_id}:${c.id}`,
+          { auto_update_enabled: c.auto_update_enabled, floating_tag_mode: c.floating_tag_mode },
+        ]),
+    );
   }
 
   /** Container tags (user and derived) containing q, most used first. */

@@ -28,6 +28,8 @@ export function createContainersStore(db: Db) {
             auto_restart: row.auto_restart,
             desired_state: row.desired_state,
             web_ui_url: row.web_ui_url,
+            auto_update_enabled: row.auto_update_enabled,
+            floating_tag_mode: row.floating_tag_mode,
             updated_at: row.updated_at,
           }),
         )

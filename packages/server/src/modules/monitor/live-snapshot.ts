@@ -38,6 +38,8 @@ export function toContainer(
     auto_restart: settings?.auto_restart == null ? defaultAutoRestart : settings.auto_restart === 1,
     desired_state: (settings?.desired_state ?? 'unspecified') as Container['desired_state'],
     web_ui_url: settings?.web_ui_url ?? null,
+    auto_update_enabled: settings?.auto_update_enabled === 1,
+    floating_tag_mode: (settings?.floating_tag_mode ?? 'exact') as Container['floating_tag_mode'],
     cpu_percent: stats?.cpu_percent ?? null,
     memory_usage: stats?.memory_usage ?? null,
     memory_limit: stats?.memory_limit ?? null,

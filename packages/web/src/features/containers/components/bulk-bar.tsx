@@ -8,6 +8,7 @@ import { Select } from '@/components/ui/select';
 import { errorText } from '@/lib/api-client';
 import { useStartBatch } from '../api/batch-api';
 import { parseTagList } from '../lib/tag-list';
+import { AutoUpdateDialog } from './auto-update-dialog';
 
 type Power = 'start' | 'stop' | 'restart';
 const POWER_LABEL: Record<Power, string> = { start: 'Start', stop: 'Stop', restart: 'Restart' };
@@ -30,6 +31,7 @@ export function BulkBar({
 }) {
   const start = useStartBatch();
   const [confirm, setConfirm] = useState<Power | null>(null);
+  const [autoUpdate, setAutoUpdate] = useState(false);
   const [tags, setTags] = useState('');
   const [tagError, setTagError] = useState<string | null>(null);
   const ids = selected.map((c) => `${c.host_id}:${c.id}`);
@@ -111,6 +113,9 @@ export function BulkBar({
         <option value="on">Enable auto-restart</option>
         <option value="off">Disable auto-restart</option>
       </Select>
+      <Button size="sm" variant="secondary" onClick={() => setAutoUpdate(true)}>
+        Auto-update…
+      </Button>
       <Select
         aria-label="Desired state for selected containers"
         value=""
@@ -129,6 +134,19 @@ export function BulkBar({
         <option value="should_run">Should Run</option>
         <option value="on_demand">On-Demand</option>
       </Select>
+      {autoUpdate && (
+        <AutoUpdateDialog
+          count={selected.length}
+          onClose={() => setAutoUpdate(false)}
+          onApply={(enabled, mode) => {
+            setAutoUpdate(false);
+            void run(
+              { action: 'set-auto-update', params: { enabled, floating_tag_mode: mode } },
+              `${enabled ? 'Enabling' : 'Disabling'} auto-update for ${ids.length} containers...`,
+            );
+          }}
+        />
+      )}
       {confirm !== null && (
         <Dialog
           open

@@ -1,6 +1,15 @@
 import type { Container, ContainerAction } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
-import { AlertTriangle, Loader2, Play, RotateCw, ScrollText, Square, Target } from 'lucide-react';
+import {
+  AlertTriangle,
+  CircleArrowUp,
+  Loader2,
+  Play,
+  RotateCw,
+  ScrollText,
+  Square,
+  Target,
+} from 'lucide-react';
 import { selectColumn } from '@/components/data-table';
 import { TagChips } from '@/components/host-status';
 import { cn } from '@/lib/cn';
@@ -99,6 +108,12 @@ export function containerColumns(actions: RowActions) {
         <span className="flex gap-1.5 text-slate-400">
           {c.auto_restart && (
             <RotateCw className="h-4 w-4 text-emerald-400" aria-label="Auto-restart on" />
+          )}
+          {c.auto_update_enabled && (
+            <CircleArrowUp
+              className="h-4 w-4 text-violet-400"
+              aria-label={`Auto-update on (${c.floating_tag_mode})`}
+            />
           )}
           {c.desired_state !== 'unspecified' && (
             <Target

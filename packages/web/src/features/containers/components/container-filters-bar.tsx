@@ -40,6 +40,11 @@ function FilterMenu({
 const toggled = <T,>(list: T[], value: T, on: boolean) =>
   on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
 
+const POLICIES = [
+  { key: 'autoRestart', label: 'Auto-restart' },
+  { key: 'autoUpdate', label: 'Auto-update' },
+] as const;
+
 /** Search, the Hosts / Policy / State filters and Clear Filters (spec 2 §2.2). */
 export function ContainerFiltersBar({
   hosts,
@@ -58,7 +63,7 @@ export function ContainerFiltersBar({
   count: number;
   scopedHostId?: string | undefined;
 }) {
-  const policy = (key: 'autoRestart', value: Toggle, on: boolean) =>
+  const policy = (key: 'autoRestart' | 'autoUpdate', value: Toggle, on: boolean) =>
     onFilters({ ...filters, [key]: on ? value : null });
   return (
     <>
@@ -95,20 +100,23 @@ export function ContainerFiltersBar({
       )}
       <FilterMenu
         label="Policy"
-        count={(filters.autoRestart === null ? 0 : 1) + filters.desired.length}
+        count={
+          (filters.autoRestart === null ? 0 : 1) +
+          (filters.autoUpdate === null ? 0 : 1) +
+          filters.desired.length
+        }
       >
-        <DropdownMenuCheckboxItem
-          checked={filters.autoRestart === 'enabled'}
-          onCheckedChange={(on) => policy('autoRestart', 'enabled', on)}
-        >
-          Auto-restart enabled
-        </DropdownMenuCheckboxItem>
-        <DropdownMenuCheckboxItem
-          checked={filters.autoRestart === 'disabled'}
-          onCheckedChange={(on) => policy('autoRestart', 'disabled', on)}
-        >
-          Auto-restart disabled
-        </DropdownMenuCheckboxItem>
+        {POLICIES.map(({ key, label }) =>
+          (['enabled', 'disabled'] as const).map((value) => (
+            <DropdownMenuCheckboxItem
+              key={`${key}-${value}`}
+              checked={filters[key] === value}
+              onCheckedChange={(on) => policy(key, value, on)}
+            >
+              {label} {value}
+            </DropdownMenuCheckboxItem>
+          )),
+        )}
         {(['should_run', 'on_demand', 'unspecified'] as const).map((d) => (
           <DropdownMenuCheckboxItem
             key={d}

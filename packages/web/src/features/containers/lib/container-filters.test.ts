@@ -13,6 +13,7 @@ const c = (over: Partial<Container>) =>
     state: 'running',
     auto_restart: false,
     desired_state: 'unspecified',
+    auto_update_enabled: false,
     ...over,
   }) as Container;
 
@@ -41,17 +42,26 @@ describe('container filters in the query string (spec 2 §2.2)', () => {
     expect(out.toString()).toBe('containerId=k&host=h2%2Ch3&policy_auto_restart=enabled');
   });
 
-  it('filters by host, state group, policy, desired state and searches name, image, host and tags', () => {
+  it('filters by host, state group, auto-restart and auto-update, desired state and searches name, image, host and tags', () => {
     const all = [
       c({ id: '1', name: 'web', tags: ['prod'] }),
       c({ id: '2', name: 'db', state: 'exited', auto_restart: true, image: 'postgres:16' }),
-      c({ id: '3', name: 'cache', host_id: 'h2', host_name: 'vault', desired_state: 'should_run' }),
+      c({
+        id: '3',
+        name: 'cache',
+        host_id: 'h2',
+        host_name: 'vault',
+        desired_state: 'should_run',
+        auto_update_enabled: true,
+      }),
     ];
     const ids = (f = NO_FILTERS, q = '') =>
       applyFilters(all, f, q, { withUpdates: new Set(['h1:2']) }).map((x) => x.id);
     expect(ids({ ...NO_FILTERS, states: ['stopped'] })).toEqual(['2']);
     expect(ids({ ...NO_FILTERS, hosts: ['h2'] })).toEqual(['3']);
     expect(ids({ ...NO_FILTERS, autoRestart: 'enabled' })).toEqual(['2']);
+    expect(ids({ ...NO_FILTERS, autoUpdate: 'enabled' })).toEqual(['3']);
+    expect(ids({ ...NO_FILTERS, autoUpdate: 'disabled' })).toEqual(['1', '2']);
     expect(ids({ ...NO_FILTERS, desired: ['should_run'] })).toEqual(['3']);
     expect(ids({ ...NO_FILTERS, updates: true })).toEqual(['2']);
     expect(ids(NO_FILTERS, 'POSTGRES')).toEqual(['2']);

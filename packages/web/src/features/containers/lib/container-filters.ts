@@ -112,8 +112,10 @@ export function applyFilters(
     if (f.hosts.length > 0 && !f.hosts.includes(c.host_id)) return false;
     if (f.states.length > 0 && !f.states.includes(stateGroup(c))) return false;
     if (f.autoRestart !== null && c.auto_restart !== (f.autoRestart === 'enabled')) return false;
-    // Auto-update and health checks arrive with their own domains: nothing is enabled yet.
-    if (f.autoUpdate === 'enabled' || f.healthCheck === 'enabled') return false;
+    if (f.autoUpdate !== null && c.auto_update_enabled !== (f.autoUpdate === 'enabled'))
+      return false;
+    // Health checks arrive with their own domain: none is enabled yet.
+    if (f.healthCheck === 'enabled') return false;
     if (f.updates && !ctx.withUpdates.has(`${c.host_id}:${c.id}`)) return false;
     if (f.desired.length > 0 && !f.desired.includes(c.desired_state)) return false;
     if (q === '') return true;
