@@ -125,6 +125,23 @@ test.describe('containers page', () => {
     await expect(page.getByTestId(`container-row-${names[2] ?? ''}`)).toContainText('edge-ready');
     await expect(panel).toHaveCount(0, { timeout: 6000 });
 
+    // Remove mode offers the tags the selection carries.
+    await page.getByLabel(`Select ${names[0] ?? ''}`).check();
+    await bar
+      .getByRole('list', { name: 'Tags on the selection' })
+      .getByRole('button', { name: /^blue/ })
+      .click();
+    await expect(bar.getByLabel('Tags for selected containers')).toHaveValue('blue');
+    await bar.getByRole('button', { name: 'Remove Tags' }).click();
+    await expect(panel.getByTestId('batch-Success')).toHaveText('1', { timeout: 30_000 });
+    await expect
+      .poll(
+        async () =>
+          (await api.get<Container[]>('/containers')).find((c) => c.name === names[0])?.tags,
+      )
+      .toEqual(['edge-ready']);
+    await expect(panel).toHaveCount(0, { timeout: 6000 });
+
     // Auto-update with a tracking level; the level is locked while auto-update is off.
     await page.getByLabel('Select all containers').check();
     await bar.getByRole('button', { name: 'Auto-update…' }).click();

@@ -9,6 +9,7 @@ import { errorText } from '@/lib/api-client';
 import { useStartBatch } from '../api/batch-api';
 import { parseTagList } from '../lib/tag-list';
 import { AutoUpdateDialog } from './auto-update-dialog';
+import { SelectionTags } from './selection-tags';
 
 type Power = 'start' | 'stop' | 'restart';
 const POWER_LABEL: Record<Power, string> = { start: 'Start', stop: 'Stop', restart: 'Restart' };
@@ -134,6 +135,14 @@ export function BulkBar({
         <option value="should_run">Should Run</option>
         <option value="on_demand">On-Demand</option>
       </Select>
+      <SelectionTags
+        selected={selected}
+        onPick={(tag) => {
+          const current = tags.split(',').map((t) => t.trim());
+          if (!current.includes(tag)) setTags([...current.filter((t) => t !== ''), tag].join(', '));
+          setTagError(null);
+        }}
+      />
       {autoUpdate && (
         <AutoUpdateDialog
           count={selected.length}
