@@ -75,3 +75,21 @@ export async function startBerth(
     },
   };
 }
+
+/** Debian's Chromium with one page signed in to `berth` (the cookie of its API client). */
+export async function openSignedInPage(berth: BerthProcess, width = 1440, height = 900) {
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: { width, height } });
+  await context.addCookies([
+    {
+      name: berth.cookie.split('=')[0] ?? '',
+      value: berth.cookie.split('=').slice(1).join('='),
+      url: berth.base,
+    },
+  ]);
+  return { browser, context, page: await context.newPage() };
+}

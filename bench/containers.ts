@@ -3,7 +3,7 @@
 // render, search-to-paint times, scrolling frame rate, and a batch restart of 100 containers
 // end to end. Needs the rig (`bash scripts/engines.sh up`) and a build (`npm run build`).
 // Usage: node bench/containers.ts [total=1000] [running=300] [batch=100] [--keep]
-import { chromium } from '@playwright/test';
+import { openSignedInPage } from './berth-process.ts';
 import {
   ensureBenchContainers,
   f1,
@@ -73,19 +73,7 @@ for (let i = 0; i < 30; i++) {
 }
 
 // 3. The table in Chromium.
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-});
-const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-await context.addCookies([
-  {
-    name: berth.cookie.split('=')[0] ?? '',
-    value: berth.cookie.split('=').slice(1).join('='),
-    url: berth.base,
-  },
-]);
-const page = await context.newPage();
+const { browser, page } = await openSignedInPage(berth);
 await page.goto(`${berth.base}/containers`, { waitUntil: 'commit' });
 const all = `${listed.length} container(s)`;
 await page.waitForFunction(

@@ -3,10 +3,9 @@
 // time to first render, frames per second while containers_update arrives every 2 s, and
 // the JavaScript the first screen transfers. Needs a build (`npm run build`).
 // Usage: node bench/dashboard.ts [hosts=50] [containersPerHost=20] [fpsSeconds=10]
-import { chromium } from '@playwright/test';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startBerth } from './berth-process.ts';
+import { openSignedInPage, startBerth } from './berth-process.ts';
 import { startFakeEngine } from './fake-engine.ts';
 
 const HOSTS = Number(process.argv[2] ?? 50);
@@ -34,19 +33,7 @@ for (let i = 0; i < 100; i++) {
   await sleep(200);
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-});
-const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-await context.addCookies([
-  {
-    name: berth.cookie.split('=')[0] ?? '',
-    value: berth.cookie.split('=').slice(1).join('='),
-    url: berth.base,
-  },
-]);
-const page = await context.newPage();
+const { browser, context, page } = await openSignedInPage(berth);
 const cdp = await context.newCDPSession(page);
 await cdp.send('Network.enable');
 let scriptBytes = 0;

@@ -1,13 +1,7 @@
 import type { Container } from '@berth/contracts';
+import { InfoRow } from '@/components/detail-section';
 import { Dialog } from '@/components/ui/dialog';
 import { formatBytes, formatPercent, formatRate } from '@/lib/format';
-
-const Field = ({ label, children }: { label: string; children: React.ReactNode }) => (
-  <div className="grid grid-cols-[8rem_1fr] gap-2 py-1 text-sm">
-    <dt className="text-slate-400">{label}</dt>
-    <dd className="min-w-0 break-words text-slate-100">{children}</dd>
-  </div>
-);
 
 /** What a click on a container in a host card shows. */
 export function ContainerInfoDialog({
@@ -25,19 +19,23 @@ export function ContainerInfoDialog({
       className="max-w-lg"
     >
       <dl>
-        <Field label="Host">{container.host_name}</Field>
-        <Field label="Image">{container.image}</Field>
-        <Field label="State">{container.state}</Field>
-        <Field label="Status">{container.status}</Field>
-        <Field label="ID">{container.short_id}</Field>
-        <Field label="CPU">{formatPercent(container.cpu_percent)}</Field>
-        <Field label="Memory">
+        <InfoRow label="Host">{container.host_name}</InfoRow>
+        <InfoRow label="Image">{container.image}</InfoRow>
+        <InfoRow label="State">{container.state}</InfoRow>
+        <InfoRow label="Status">{container.status}</InfoRow>
+        <InfoRow label="ID">{container.short_id}</InfoRow>
+        <InfoRow label="CPU">{formatPercent(container.cpu_percent)}</InfoRow>
+        <InfoRow label="Memory">
           {formatBytes(container.memory_usage)} ({formatPercent(container.memory_percent)})
-        </Field>
-        <Field label="Network">{formatRate(container.net_bytes_per_sec)}</Field>
-        <Field label="Ports">{container.ports.length > 0 ? container.ports.join(', ') : '—'}</Field>
-        <Field label="Restart policy">{container.restart_policy ?? '—'}</Field>
-        <Field label="Tags">{container.tags.length > 0 ? container.tags.join(', ') : '—'}</Field>
+        </InfoRow>
+        <InfoRow label="Network">{formatRate(container.net_bytes_per_sec)}</InfoRow>
+        <InfoRow label="Ports">
+          {container.ports.length > 0 ? container.ports.join(', ') : '—'}
+        </InfoRow>
+        <InfoRow label="Restart policy">{container.restart_policy ?? '—'}</InfoRow>
+        <InfoRow label="Tags">
+          {container.tags.length > 0 ? container.tags.join(', ') : '—'}
+        </InfoRow>
       </dl>
     </Dialog>
   );

@@ -1,18 +1,16 @@
 import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Play, RotateCw, Square } from 'lucide-react';
 import { useState } from 'react';
 import { LogViewer } from '@/components/log-viewer';
-import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
-import { useContainerAction } from '@/lib/container-actions';
 import type { ContainerDetailTab } from '@/lib/container-panels';
 import { stateLabel } from '@/lib/container-state';
 import { containerKey } from '@/lib/container-sort';
 import { formatSince } from '@/lib/format';
 import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions } from '@/lib/queries';
+import { PowerButtons } from '../power-buttons';
 import { EventsTab } from './events-tab';
 import { InfoTab } from './info-tab';
 
@@ -72,10 +70,6 @@ export function ContainerDetailDialog({
 }
 
 function DetailBody({ container: c, tab }: { container: Container; tab: DetailTab }) {
-  const action = useContainerAction();
-  const running = c.state === 'running';
-  const act = (name: 'start' | 'stop' | 'restart') =>
-    action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
   return (
     <div data-testid="container-detail" className="flex min-h-0 flex-1 flex-col">
       <header className="mb-4 flex items-center gap-3">
@@ -91,33 +85,7 @@ function DetailBody({ container: c, tab }: { container: Container; tab: DetailTa
           </div>
         </div>
         <div className="ml-auto flex gap-2">
-          {running ? (
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={action.isPending}
-              onClick={() => act('stop')}
-            >
-              <Square className="h-4 w-4" /> Stop
-            </Button>
-          ) : (
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={action.isPending}
-              onClick={() => act('start')}
-            >
-              <Play className="h-4 w-4" /> Start
-            </Button>
-          )}
-          <Button
-            size="sm"
-            variant="secondary"
-            disabled={action.isPending || !running}
-            onClick={() => act('restart')}
-          >
-            <RotateCw className="h-4 w-4" /> Restart
-          </Button>
+          <PowerButtons container={c} variant="dialog" />
         </div>
       </header>
       <Tabs defaultValue={tab} className="flex min-h-0 flex-1 flex-col">

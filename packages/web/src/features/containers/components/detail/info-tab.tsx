@@ -1,6 +1,7 @@
 import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
+import { InfoRow } from '@/components/detail-section';
 import { LiveChart } from '@/components/live-chart';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -28,15 +29,6 @@ const smooth = (values: readonly number[]) => {
   return out;
 };
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid grid-cols-[10rem_1fr] gap-2 py-1.5 text-sm">
-      <dt className="text-slate-400">{label}</dt>
-      <dd className="min-w-0 break-words text-slate-100">{children}</dd>
-    </div>
-  );
-}
-
 export function InfoTab({ container: c }: { container: Container }) {
   const webUi = useSetWebUiUrl();
   const [url, setUrl] = useState(c.web_ui_url ?? '');
@@ -46,15 +38,15 @@ export function InfoTab({ container: c }: { container: Container }) {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <dl>
-        <Row label="State">{stateLabel(c)}</Row>
-        <Row label="Restart policy">{c.restart_policy ?? '—'}</Row>
-        <Row label="Auto-restart">
+        <InfoRow label="State">{stateLabel(c)}</InfoRow>
+        <InfoRow label="Restart policy">{c.restart_policy ?? '—'}</InfoRow>
+        <InfoRow label="Auto-restart">
           <AutoRestartSwitch container={c} />
-        </Row>
-        <Row label="Desired state">
+        </InfoRow>
+        <InfoRow label="Desired state">
           <DesiredStateSelect container={c} />
-        </Row>
-        <Row label="WebUI">
+        </InfoRow>
+        <InfoRow label="WebUI">
           <div className="flex gap-2">
             <Input
               type="url"
@@ -84,14 +76,14 @@ export function InfoTab({ container: c }: { container: Container }) {
               {c.web_ui_url}
             </a>
           )}
-        </Row>
-        <Row label="Tags">
+        </InfoRow>
+        <InfoRow label="Tags">
           <ContainerTagsEditor container={c} />
-        </Row>
-        <Row label="Image">{c.image}</Row>
-        <Row label="Ports">{c.ports.length > 0 ? c.ports.join(', ') : '—'}</Row>
-        <Row label="Volumes">{c.volumes.length > 0 ? c.volumes.join(', ') : '—'}</Row>
-        <Row label="Environment">
+        </InfoRow>
+        <InfoRow label="Image">{c.image}</InfoRow>
+        <InfoRow label="Ports">{c.ports.length > 0 ? c.ports.join(', ') : '—'}</InfoRow>
+        <InfoRow label="Volumes">{c.volumes.length > 0 ? c.volumes.join(', ') : '—'}</InfoRow>
+        <InfoRow label="Environment">
           {env.length === 0 ? (
             '—'
           ) : (
@@ -103,7 +95,7 @@ export function InfoTab({ container: c }: { container: Container }) {
               ))}
             </ul>
           )}
-        </Row>
+        </InfoRow>
       </dl>
       <div className="space-y-3">
         <LiveChart

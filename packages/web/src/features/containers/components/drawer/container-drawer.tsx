@@ -1,18 +1,16 @@
-import type { Container, ContainerAction } from '@berth/contracts';
+import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { MoreHorizontal, Play, RotateCw, Square } from 'lucide-react';
-import { toast } from 'sonner';
+import { MoreHorizontal } from 'lucide-react';
 import { EventList } from '@/components/event-list';
 import { LogViewer } from '@/components/log-viewer';
-import { Button } from '@/components/ui/button';
 import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { Sheet } from '@/components/ui/sheet';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
-import { useContainerAction } from '@/lib/container-actions';
 import { stateLabel } from '@/lib/container-state';
 import { formatSince } from '@/lib/format';
 import { containerKey } from '@/lib/container-sort';
 import { containerEventsQueryOptions, containersQueryOptions } from '@/lib/queries';
+import { PowerButtons } from '../power-buttons';
 import { DrawerOverview } from './drawer-overview';
 
 const DRAWER_WIDTH = 480;
@@ -24,11 +22,6 @@ const TABS = [
 ];
 /** Spec 2 §2.6: offered in the menu, not implemented yet (only logged). */
 const NOT_YET = ['Silence Alerts', 'Hide on Dashboard', 'Pin on Dashboard'] as const;
-const PENDING_TEXT: Partial<Record<ContainerAction, string>> = {
-  start: 'Container starting...',
-  stop: 'Container stopping...',
-  restart: 'Container restarting...',
-};
 
 /** The container drawer opened from host views (spec 2 §2.6). */
 export function ContainerDrawer({
@@ -101,33 +94,9 @@ function DrawerSummary({ container: c }: { container: Container }) {
         </div>
       </div>
       <div className="flex shrink-0 gap-2">
-        <PowerActions container={c} />
+        <PowerButtons container={c} variant="drawer" />
       </div>
     </div>
-  );
-}
-
-/** Spec 2 §2.6: Stop and Restart for a running container, Start for any other. */
-function PowerActions({ container: c }: { container: Container }) {
-  const action = useContainerAction();
-  const act = (name: 'start' | 'stop' | 'restart') => {
-    toast.info(PENDING_TEXT[name]);
-    action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
-  };
-  const busy = action.isPending;
-  return c.state === 'running' ? (
-    <>
-      <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('stop')}>
-        <Square className="h-4 w-4" /> Stop
-      </Button>
-      <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('restart')}>
-        <RotateCw className="h-4 w-4" /> Restart
-      </Button>
-    </>
-  ) : (
-    <Button size="sm" variant="secondary" disabled={busy} onClick={() => act('start')}>
-      <Play className="h-4 w-4" /> Start
-    </Button>
   );
 }
 

@@ -1,0 +1,44 @@
+import type { Container } from '@berth/contracts';
+import { Play, RotateCw, Square } from 'lucide-react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { useContainerAction } from '@/lib/container-actions';
+
+type Power = 'start' | 'stop' | 'restart';
+const PENDING_TEXT: Record<Power, string> = {
+  start: 'Container starting...',
+  stop: 'Container stopping...',
+  restart: 'Container restarting...',
+};
+
+/**
+ * Start, or Stop and Restart, for one container. The detail dialog keeps Restart in place
+ * (disabled unless running); the drawer shows only what applies and says what it started
+ * (spec 2 §2.6, §8).
+ */
+export function PowerButtons({
+  container: c,
+  variant,
+}: {
+  container: Container;
+  variant: 'dialog' | 'drawer';
+}) {
+  const action = useContainerAction();
+  const running = c.state === 'running';
+  const busy = action.isPending;
+  const act = (name: Power) => {
+    if (variant === 'drawer') toast.info(PENDING_TEXT[name]);
+    action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
+  };
+  const button = (name: Power, label: string, Icon: typeof Play, disabled = false) => (
+    <Button size="sm" variant="secondary" disabled={busy || disabled} onClick={() => act(name)}>
+      <Icon className="h-4 w-4" /> {label}
+    </Button>
+  );
+  return (
+    <>
+      {running ? button('stop', 'Stop', Square) : button('start', 'Start', Play)}
+      {(running || variant === 'dialog') && button('restart', 'Restart', RotateCw, !running)}
+    </>
+  );
+}
