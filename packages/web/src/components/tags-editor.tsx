@@ -5,6 +5,15 @@ import { TagChips } from '@/components/host-status';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 
+/** A derived tag (compose:, swarm:): shown, never edited. */
+export function LockedTag({ tag }: { tag: string }) {
+  return (
+    <span className="inline-flex items-center gap-1 rounded bg-slate-800 px-1.5 py-0.5 text-xs text-slate-400">
+      <Lock className="h-3 w-3" aria-label="Derived tag" /> {tag}
+    </span>
+  );
+}
+
 export type ParsedTags = { tags: string[]; error: null } | { tags: null; error: string };
 
 /**
@@ -37,12 +46,7 @@ export function TagsEditor({
       <div className="flex items-start justify-between gap-2" data-testid="tags-editor">
         <div className="flex flex-wrap items-center gap-1">
           {locked.map((t) => (
-            <span
-              key={t}
-              className="inline-flex items-center gap-1 rounded bg-slate-800 px-1.5 py-0.5 text-xs text-slate-400"
-            >
-              <Lock className="h-3 w-3" aria-label="Derived tag" /> {t}
-            </span>
+            <LockedTag key={t} tag={t} />
           ))}
           {tags.length > 0 && <TagChips tags={tags} max={tags.length} />}
           {tags.length === 0 && locked.length === 0 && (

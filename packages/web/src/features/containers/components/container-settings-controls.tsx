@@ -1,5 +1,6 @@
 import type { Container, DesiredState } from '@berth/contracts';
 import { useState } from 'react';
+import { InfoRow } from '@/components/detail-section';
 import { Select } from '@/components/ui/select';
 import { useSetAutoRestart, useSetDesiredState } from '../api/container-settings-api';
 
@@ -60,5 +61,19 @@ export function DesiredStateSelect({ container: c }: { container: Container }) {
       <option value="should_run">Should Run</option>
       <option value="on_demand">On-Demand</option>
     </Select>
+  );
+}
+
+/** The auto-restart and desired-state rows of a container's label/value list. */
+export function PolicyRows({ container: c }: { container: Container }) {
+  return (
+    <>
+      <InfoRow label="Auto-restart">
+        <AutoRestartSwitch container={c} />
+      </InfoRow>
+      <InfoRow label="Desired state">
+        <DesiredStateSelect container={c} />
+      </InfoRow>
+    </>
   );
 }

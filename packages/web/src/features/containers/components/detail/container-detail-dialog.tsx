@@ -1,7 +1,6 @@
 import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LogViewer } from '@/components/log-viewer';
 import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import type { ContainerDetailTab } from '@/lib/container-panels';
@@ -10,6 +9,7 @@ import { containerKey } from '@/lib/container-sort';
 import { formatSince } from '@/lib/format';
 import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions } from '@/lib/queries';
+import { ContainerLogsPanel } from '../container-logs-panel';
 import { PowerButtons } from '../power-buttons';
 import { EventsTab } from './events-tab';
 import { InfoTab } from './info-tab';
@@ -94,12 +94,7 @@ function DetailBody({ container: c, tab }: { container: Container; tab: DetailTa
           <InfoTab container={c} />
         </TabPanel>
         <TabPanel value="logs">
-          <div className="flex h-[60vh] flex-col">
-            <LogViewer
-              sources={[{ hostId: c.host_id, containerId: c.id, name: c.name }]}
-              showNames={false}
-            />
-          </div>
+          <ContainerLogsPanel container={c} heightClass="h-[60vh]" />
         </TabPanel>
         <TabPanel value="events">
           <EventsTab container={c} />

@@ -1,7 +1,8 @@
 import { DERIVED_TAG_PATTERN, type Container } from '@berth/contracts';
-import { Lock, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { LockedTag } from '@/components/tags-editor';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import {
@@ -65,12 +66,7 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
     <div data-testid="container-tags">
       <div className="flex flex-wrap items-center gap-1">
         {derived.map((t) => (
-          <span
-            key={t}
-            className="inline-flex items-center gap-1 rounded bg-slate-800 px-1.5 py-0.5 text-xs text-slate-400"
-          >
-            <Lock className="h-3 w-3" aria-label="Derived tag" /> {t}
-          </span>
+          <LockedTag key={t} tag={t} />
         ))}
         {chips.map((t) => (
           <span

@@ -10,7 +10,7 @@ import { containerKey } from '@/lib/container-sort';
 import { formatRate } from '@/lib/format';
 import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/queries';
 import { useSetWebUiUrl } from '../../api/container-settings-api';
-import { AutoRestartSwitch, DesiredStateSelect } from '../container-settings-controls';
+import { PolicyRows } from '../container-settings-controls';
 import { ContainerTagsEditor } from './container-tags-editor';
 
 /** Spec 2 §2.4: these variables say nothing about the container and are hidden. */
@@ -40,12 +40,7 @@ export function InfoTab({ container: c }: { container: Container }) {
       <dl>
         <InfoRow label="State">{stateLabel(c)}</InfoRow>
         <InfoRow label="Restart policy">{c.restart_policy ?? '—'}</InfoRow>
-        <InfoRow label="Auto-restart">
-          <AutoRestartSwitch container={c} />
-        </InfoRow>
-        <InfoRow label="Desired state">
-          <DesiredStateSelect container={c} />
-        </InfoRow>
+        <PolicyRows container={c} />
         <InfoRow label="WebUI">
           <div className="flex gap-2">
             <Input

@@ -2,7 +2,6 @@ import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { MoreHorizontal } from 'lucide-react';
 import { EventList } from '@/components/event-list';
-import { LogViewer } from '@/components/log-viewer';
 import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { Sheet } from '@/components/ui/sheet';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
@@ -10,6 +9,7 @@ import { stateLabel } from '@/lib/container-state';
 import { formatSince } from '@/lib/format';
 import { containerKey } from '@/lib/container-sort';
 import { containerEventsQueryOptions, containersQueryOptions } from '@/lib/queries';
+import { ContainerLogsPanel } from '../container-logs-panel';
 import { PowerButtons } from '../power-buttons';
 import { DrawerOverview } from './drawer-overview';
 
@@ -62,12 +62,7 @@ export function ContainerDrawer({
               <DrawerEvents container={c} />
             </TabPanel>
             <TabPanel value="logs">
-              <div className="flex h-[calc(100vh-12rem)] flex-col">
-                <LogViewer
-                  sources={[{ hostId: c.host_id, containerId: c.id, name: c.name }]}
-                  showNames={false}
-                />
-              </div>
+              <ContainerLogsPanel container={c} heightClass="h-[calc(100vh-12rem)]" />
             </TabPanel>
           </Tabs>
         </div>

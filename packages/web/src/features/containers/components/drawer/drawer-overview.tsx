@@ -8,7 +8,7 @@ import { formatBytes, formatPercent, formatRate } from '@/lib/format';
 import { containerSparklinesQueryOptions } from '@/lib/queries';
 import { usePatchContainerTags } from '../../api/container-settings-api';
 import { parseTagList } from '../../lib/tag-list';
-import { AutoRestartSwitch, DesiredStateSelect } from '../container-settings-controls';
+import { PolicyRows } from '../container-settings-controls';
 
 const NO_HISTORY: number[] = [];
 
@@ -47,12 +47,7 @@ export function DrawerOverview({ container: c }: { container: Container }) {
       <DesiredStateNote container={c} />
       <Section title="Settings">
         <dl>
-          <InfoRow label="Auto-restart">
-            <AutoRestartSwitch container={c} />
-          </InfoRow>
-          <InfoRow label="Desired state">
-            <DesiredStateSelect container={c} />
-          </InfoRow>
+          <PolicyRows container={c} />
         </dl>
       </Section>
       {running && (
