@@ -14,12 +14,15 @@
 # at run time, plus a second, untrusted CA and client certificate for negative tests).
 # The extra engines have their own data root, exec root, pid file, socket and bridge, and
 # --iptables=false so the main engine's rules stay untouched (shared/recipes/test-engines.md).
+# A Docker registry (Debian's docker-registry, plain http) listens on 127.0.0.1:$BERTH_RIG_REGISTRY_PORT
+# for image update checks; engines trust loopback registries without TLS.
 # State lives in $BERTH_RIG_DIR (default /tmp/berth-rig); tests read $BERTH_RIG_DIR/engines.json.
 set -euo pipefail
 
 RIG="${BERTH_RIG_DIR:-/tmp/berth-rig}"
 PLAIN_PORT="${BERTH_RIG_PLAIN_PORT:-23750}"
 TLS_PORT="${BERTH_RIG_TLS_PORT:-23760}"
+REGISTRY_PORT="${BERTH_RIG_REGISTRY_PORT:-25000}"
 LOCAL_SOCK=/var/run/docker.sock
 BUSYBOX_IMAGE=berth-test/busybox:1.0
 HTTPD_IMAGE=berth-test/httpd:1.0
@@ -39,6 +42,8 @@ ensure_packages() {
   command -v dockerd >/dev/null || missing+=(docker.io)
   [ -x /bin/busybox ] || missing+=(busybox-static)
   command -v openssl >/dev/null || missing+=(openssl)
+  command -v docker-registry >/dev/null || missing+=(docker-registry)
+  command -v curl >/dev/null || missing+=(curl)
   command -v ip >/dev/null || missing+=(iproute2)
   [ ${#missing[@]} -eq 0 ] && return
   [ "$(id -u)" = 0 ] || die "missing ${missing[*]} and not root"
@@ -160,6 +165,22 @@ build_images() {
   rm -rf "$root"
 }
 
+start_registry() {
+  local dir="$RIG/registry"
+  if curl -sf "http://127.0.0.1:$REGISTRY_PORT/v2/" >/dev/null 2>&1; then return; fi
+  mkdir -p "$dir/data"
+  printf 'version: 0.1\nlog: {level: warn}\nstorage: {filesystem: {rootdirectory: %s}, delete: {enabled: true}}\nhttp: {addr: 127.0.0.1:%s, secret: berth-rig}\n' \
+    "$dir/data" "$REGISTRY_PORT" >"$dir/config.yml"
+  setsid docker-registry serve "$dir/config.yml" </dev/null >"$dir/registry.log" 2>&1 &
+  echo $! >"$dir/registry.pid"
+  local i
+  for i in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$REGISTRY_PORT/v2/" >/dev/null 2>&1 && return
+    sleep 0.05
+  done
+  die "the registry did not answer on 127.0.0.1:$REGISTRY_PORT (see $dir/registry.log)"
+}
+
 write_json() {
   local t="$RIG/tls"
   cat >"$RIG/engines.json" <<JSON
@@ -174,6 +195,7 @@ write_json() {
       "wrongTls": { "ca": "$t/ca.pem", "cert": "$t/wrong/cert.pem", "key": "$t/wrong/key.pem" } }
   ],
   "images": { "busybox": "$BUSYBOX_IMAGE", "httpd": "$HTTPD_IMAGE" },
+  "registry": "127.0.0.1:$REGISTRY_PORT",
   "script": "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/engines.sh"
 }
 JSON
@@ -188,6 +210,7 @@ cmd_up() {
   start_engine tls
   local sock
   for sock in "$LOCAL_SOCK" "$(sock_of plain)" "$(sock_of tls)"; do build_images "$sock"; done
+  start_registry
   write_json
   log "ready: $RIG/engines.json"
 }
@@ -217,6 +240,9 @@ cmd_down() {
       while read -r m; do umount "$m" 2>/dev/null || true; done
     rm -rf "/var/lib/berth-rig-$name" "$(run_dir "$name")"
   done
+  if [ -f "$RIG/registry/registry.pid" ]; then
+    kill "$(cat "$RIG/registry/registry.pid")" 2>/dev/null || true
+  fi
   if [ -f "$RIG/local-started-by-rig" ] && [ -f /var/run/docker.pid ]; then
     kill "$(cat /var/run/docker.pid)" 2>/dev/null || true
   fi

@@ -12,10 +12,7 @@ export const batchItemStatusSchema = z.enum([
 ]);
 export type BatchItemStatus = z.infer<typeof batchItemStatusSchema>;
 
-/**
- * Bulk actions on containers (spec 2 §2.3, §7). check-updates joins with the update checker
- * (the updates issue); until then it is refused by the schema, not faked.
- */
+/** Bulk actions on containers (spec 2 §2.3, §7). */
 export const batchActionSchema = z.enum([
   'start',
   'stop',
@@ -25,6 +22,7 @@ export const batchActionSchema = z.enum([
   'set-auto-restart',
   'set-auto-update',
   'set-desired-state',
+  'check-updates',
 ]);
 export type BatchAction = z.infer<typeof batchActionSchema>;
 

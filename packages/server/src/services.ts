@@ -94,6 +94,7 @@ export async function createServices(
     monitor,
     containers,
     containerSettings: containerSettingsService,
+    updates,
     log,
   });
   await batch.closeInterrupted();

@@ -1,9 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider';
+import { reloadOnStaleChunks } from './app/reload-on-stale-chunks';
 import { AppRouter } from './app/router';
 import './index.css';
 
+reloadOnStaleChunks();
 const root = document.getElementById('root');
 if (root === null) throw new Error('#root is missing from index.html');
 createRoot(root).render(

@@ -22,6 +22,8 @@ export interface RigEngine {
 export interface Rig {
   engines: RigEngine[];
   images: { busybox: string; httpd: string };
+  /** host:port of the rig's plain-http registry. */
+  registry: string;
   script: string;
 }
 

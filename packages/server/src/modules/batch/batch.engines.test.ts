@@ -209,7 +209,6 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
       },
       'floating_tag_mode: Expected exact, patch, minor or latest',
     ],
-    [{ scope: 'container', action: 'check-updates', ids: ['h:abcdefabcdef'] }, 'action: '],
   ])('refuses %j naming the field', async (body, detail) => {
     const res = await api.post<{ detail: string }>('/batch', body);
     expect(res.status).toBe(400);

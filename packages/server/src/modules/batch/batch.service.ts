@@ -14,6 +14,7 @@ import { notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { ContainerSettingsService, ContainersService } from '../containers/index.js';
 import type { MonitorService } from '../monitor/monitor.service.js';
+import type { UpdatesService } from '../updates/index.js';
 import type { BatchItemRow, BatchJobRow, BatchStore } from './batch.store.js';
 
 /** Items of one host run at most this many at a time; hosts run side by side. */
@@ -25,6 +26,7 @@ interface Deps {
   monitor: MonitorService;
   containers: ContainersService;
   containerSettings: ContainerSettingsService;
+  updates: UpdatesService;
   log: FastifyBaseLogger;
 }
 
@@ -185,6 +187,15 @@ export class BatchService {
           return {
             status: 'completed',
             message: `Auto-restart ${enabled ? 'enabled' : 'disabled'}`,
+          };
+        }
+        case 'check-updates': {
+          const result = await this.deps.updates.check(sup, c);
+          if (result.kind === 'local')
+            return { status: 'skipped', message: 'Local image: no registry digest to compare' };
+          return {
+            status: 'completed',
+            message: result.updateAvailable ? 'Update available' : 'Up to date',
           };
         }
         case 'set-auto-update': {

@@ -1,9 +1,45 @@
 import type { UpdatesSummary } from '@berth/contracts';
+import { conflict } from '../../platform/http-errors.js';
+import type { EngineContainer } from '../containers/engine-container.js';
+import type { HostSupervisor } from '../monitor/host-supervisor.js';
+import { checkImage, type ImageCheck } from './image-check.js';
 import type { UpdatesStore } from './updates.store.js';
 
-/** Image update status; the checker that fills it arrives with the updates issue. */
+/**
+ * Image update status per container: checks on demand (batch check-updates) and the summary
+ * the screens count. Scheduled checks, tracking levels and applying updates come with the
+ * updates issue.
+ */
 export class UpdatesService {
   constructor(private readonly store: UpdatesStore) {}
+
+  /** Checks one container's image against its registry and records the answer. */
+  async check(sup: HostSupervisor, c: EngineContainer): Promise<ImageCheck> {
+    const docker = sup.client;
+    if (docker === null) throw conflict(`Host ${sup.name} is offline`);
+    let result: ImageCheck;
+    try {
+      const { Image: imageId } = await docker.getContainer(c.fullId).inspect();
+      result = await checkImage(docker, c.image, imageId);
+    } catch (err) {
+      const reason = (err as { json?: { message?: unknown } }).json?.message;
+      throw conflict(
+        `Could not check ${c.image}: ${typeof reason === 'string' ? reason : String(err)}`,
+      );
+    }
+    const checked = result.kind === 'checked' ? result : null;
+    await this.store.save({
+      host_id: sup.id,
+      container_name: c.name,
+      container_id: c.id,
+      image: c.image,
+      current_digest: checked?.currentDigest ?? null,
+      latest_digest: checked?.latestDigest ?? null,
+      update_available: checked?.updateAvailable === true ? 1 : 0,
+      checked_at: new Date().toISOString(),
+    });
+    return result;
+  }
 
   async summary(): Promise<UpdatesSummary> {
     const rows = await this.store.withUpdates();

@@ -4,7 +4,7 @@ import { X } from 'lucide-react';
 import { useEffect } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
-import { containersQueryOptions } from '@/lib/queries';
+import { containersQueryOptions, updatesSummaryQueryOptions } from '@/lib/queries';
 import { batchJobQueryOptions, useBatchLiveUpdates } from '../api/batch-api';
 
 /** Spec 2 §2.3: the panel closes by itself 3 s after the job ends. */
@@ -28,9 +28,12 @@ export function BatchPanel({ jobId, onClose }: { jobId: string; onClose: () => v
   useEffect(() => {
     if (!done) return undefined;
     void queryClient.invalidateQueries({ queryKey: containersQueryOptions().queryKey });
+    // Spec 2 §2.3: an update check also refreshes the update status it changed.
+    if (job.data?.action === 'check-updates')
+      void queryClient.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
     const timer = setTimeout(onClose, AUTO_CLOSE_MS);
     return () => clearTimeout(timer);
-  }, [done, onClose, queryClient]);
+  }, [done, onClose, queryClient, job.data?.action]);
 
   return (
     <aside

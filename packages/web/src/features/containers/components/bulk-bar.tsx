@@ -75,6 +75,15 @@ export function BulkBar({
           {POWER_LABEL[action]}
         </Button>
       ))}
+      <Button
+        size="sm"
+        variant="secondary"
+        onClick={() =>
+          void run({ action: 'check-updates' }, `Checking updates for ${ids.length} containers...`)
+        }
+      >
+        Check Updates
+      </Button>
       <Input
         aria-label="Tags for selected containers"
         placeholder="tag-a, tag-b"

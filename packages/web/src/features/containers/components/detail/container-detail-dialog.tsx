@@ -27,7 +27,8 @@ export type DetailTab = ContainerDetailTab;
 /** Tabs whose domains arrive with later work: the frame is here so they slot in. */
 const LATER: Partial<Record<DetailTab, string>> = {
   alerts: 'Alerts scoped to this container appear here once alert rules exist.',
-  updates: 'Image update status and settings appear here once update checks exist.',
+  updates:
+    'Select containers on the containers page and use Check Updates to compare their images with the registry; update settings and history appear here with the updates feature.',
   health: 'HTTP health checks for this container are configured here once they exist.',
 };
 
