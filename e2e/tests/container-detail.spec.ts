@@ -69,6 +69,10 @@ test('the detail dialog shows info, changes settings, follows logs and lists eve
     'Timestamp,Severity,Category,Type,Title,Message,Container,Old State,New State',
   );
   expect(csv.some((line) => line.includes('auto-restart enabled by admin'))).toBe(true);
+  await expect(dialog.getByTestId('events-count')).toHaveText(/^\d+ events · 0 alerts$/);
+  await expect(
+    dialog.getByTestId('container-events').getByRole('link', { name: 'edge' }).first(),
+  ).toHaveAttribute('href', /^\/hosts\?hostId=/);
 
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);

@@ -18,6 +18,12 @@ const ITEM_TONE: Record<BatchItem['status'], string> = {
   skipped: 'text-amber-200',
 };
 
+/** Spec 2 §2.3: a completed_at that is not a date reads 'Invalid timestamp'. */
+const finishedAt = (iso: string) => {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? 'Invalid timestamp' : at.toLocaleTimeString();
+};
+
 /** Progress of one batch job: status, counters and live items. */
 export function BatchPanel({ jobId, onClose }: { jobId: string; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -91,6 +97,7 @@ export function BatchPanel({ jobId, onClose }: { jobId: string; onClose: () => v
           </dl>
           <p className="px-4 pb-2 text-xs text-slate-400" data-testid="batch-status">
             Status: {job.data.status}
+            {job.data.completed_at !== null && ` · finished ${finishedAt(job.data.completed_at)}`}
           </p>
           <ul className="min-h-0 flex-1 overflow-y-auto border-t border-slate-800 px-4 py-2 text-sm">
             {job.data.items.map((item) => (

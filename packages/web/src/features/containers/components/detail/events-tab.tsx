@@ -1,6 +1,7 @@
 import type { BerthEvent, Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Select } from '@/components/ui/select';
 import { containerEventsQueryOptions } from '@/lib/queries';
@@ -10,6 +11,8 @@ const PAGE_SIZE = 20;
 const RANGES = [1, 6, 12, 24, 48, 168, 720, 0] as const;
 const SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
 const TYPES = ['state_change', 'action_taken', 'auto_restart'] as const;
+/** Events that count as alerts in the tab's count: everything above info. */
+const ALERT_SEVERITIES: ReadonlySet<string> = new Set(['critical', 'error', 'warning']);
 
 const csvCell = (value: string | null) => `"${(value ?? '').replaceAll('"', '""')}"`;
 
@@ -114,7 +117,10 @@ export function EventsTab({ container: c }: { container: Container }) {
         >
           Export CSV
         </Button>
-        <span className="ml-auto text-xs text-slate-400">{shown.length} events</span>
+        <span className="ml-auto text-xs text-slate-400" data-testid="events-count">
+          {shown.length} events · {shown.filter((e) => ALERT_SEVERITIES.has(e.severity)).length}{' '}
+          alerts
+        </span>
       </div>
       <ul
         className="divide-y divide-slate-800 rounded-lg border border-slate-800 text-sm"
@@ -126,7 +132,15 @@ export function EventsTab({ container: c }: { container: Container }) {
               {new Date(e.timestamp).toLocaleString()}
             </span>
             <span className="w-16 shrink-0 text-xs uppercase text-slate-400">{e.severity}</span>
-            <span className="text-slate-200">{e.title}</span>
+            <span className="min-w-0 flex-1 text-slate-200">{e.title}</span>
+            {e.host_id !== null && (
+              <Link
+                to={`/hosts?hostId=${e.host_id}`}
+                className="shrink-0 text-xs text-sky-400 hover:underline"
+              >
+                {e.host_name ?? 'host'}
+              </Link>
+            )}
           </li>
         ))}
         {shown.length === 0 && <li className="px-3 py-2 text-slate-500">No events</li>}
