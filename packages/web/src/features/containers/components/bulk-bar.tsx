@@ -108,6 +108,7 @@ export function BulkBar({
       )}
       <Select
         aria-label="Auto-restart for selected containers"
+        className="h-8 w-auto"
         value=""
         onChange={(e) => {
           const enabled = e.target.value === 'on';
@@ -128,6 +129,7 @@ export function BulkBar({
       </Button>
       <Select
         aria-label="Desired state for selected containers"
+        className="h-8 w-auto"
         value=""
         onChange={(e) => {
           const desired = e.target.value === 'should_run' ? 'should_run' : 'on_demand';
