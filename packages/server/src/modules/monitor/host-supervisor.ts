@@ -1,57 +1,16 @@
 import type { HostStatus } from '@berth/contracts';
 import type Docker from 'dockerode';
-import type { FastifyBaseLogger } from 'fastify';
-import {
-  createEngineClient,
-  describeEngineError,
-  EngineError,
-  type EngineEndpoint,
-} from '../../docker/index.js';
+import { createEngineClient, describeEngineError, EngineError } from '../../docker/index.js';
 import { fromInspect, type EngineContainer } from '../containers/engine-container.js';
-import type { EventInput } from '../events/index.js';
-import { HostStatsCollector, type StatsSource } from '../stats/host-stats-collector.js';
+import { HostStatsCollector } from '../stats/host-stats-collector.js';
 import {
   describeEngineEvent,
   EventLineParser,
   FOLLOWED_ACTIONS,
   type EngineEvent,
 } from './engine-events.js';
-
-/** The host as the supervisor needs it. */
-export interface SupervisedHost {
-  id: string;
-  name: string;
-  endpoint: EngineEndpoint;
-  /** Seconds (fractional) of the newest engine event already processed. */
-  lastEventAt: number | null;
-}
-
-/** Facts about the engine worth keeping while it is offline. */
-export interface EngineFacts {
-  os_version: string | null;
-  docker_version: string | null;
-  num_cpus: number | null;
-  total_memory: number | null;
-  daemon_started_at: string | null;
-  last_checked: string;
-}
-
-export interface SupervisorContext {
-  log: FastifyBaseLogger;
-  statsSource: StatsSource;
-  /** Request timeout towards the engine (connection_timeout setting). */
-  timeoutMs: () => number;
-  record: (event: EventInput) => Promise<unknown>;
-  saveFacts: (
-    hostId: string,
-    facts: Partial<EngineFacts> & { last_event_at?: number },
-  ) => Promise<void>;
-  /** Containers or their states changed: publish now, not on the next tick. */
-  containersChanged: (hostId: string) => void;
-  statusChanged: (hostId: string, status: HostStatus, error: string | null) => void;
-  /** An engine event about one container, after the picture was updated (auto-restart). */
-  containerEvent: (hostId: string, action: string, containerId: string, name: string) => void;
-}
+import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
+import { destroyStream, withTimeout } from './supervisor-helpers.js';
 
 /** The fields of the engine's /info answer that Berth reads. */
 interface EngineInfo {
@@ -414,31 +373,4 @@ export class HostSupervisor {
       });
     }
   }
-}
-
-function destroyStream(stream: NodeJS.ReadableStream): void {
-  const s = stream as NodeJS.ReadableStream & { destroy?: () => void };
-  s.removeAllListeners('end');
-  s.removeAllListeners('error');
-  s.on('error', () => undefined);
-  s.destroy?.();
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
-      ms,
-    );
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }

@@ -6,7 +6,8 @@ import type { EventsService } from '../events/index.js';
 import type { HostRow, HostRuntime, HostRuntimeSource, HostsService } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { StatsSource } from '../stats/host-stats-collector.js';
-import { HostSupervisor, type SupervisedHost } from './host-supervisor.js';
+import { HostSupervisor } from './host-supervisor.js';
+import type { SupervisedHost } from './supervisor-context.js';
 import { HostSparklines, hostStatsOf, toContainer } from './live-snapshot.js';
 
 export interface MonitorDeps {

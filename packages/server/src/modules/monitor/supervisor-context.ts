@@ -1,0 +1,43 @@
+import type { HostStatus } from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EngineEndpoint } from '../../docker/index.js';
+import type { EventInput } from '../events/index.js';
+import type { StatsSource } from '../stats/host-stats-collector.js';
+
+// What a HostSupervisor is given: the host it watches and what it may call back into.
+
+/** The host as the supervisor needs it. */
+export interface SupervisedHost {
+  id: string;
+  name: string;
+  endpoint: EngineEndpoint;
+  /** Seconds (fractional) of the newest engine event already processed. */
+  lastEventAt: number | null;
+}
+
+/** Facts about the engine worth keeping while it is offline. */
+export interface EngineFacts {
+  os_version: string | null;
+  docker_version: string | null;
+  num_cpus: number | null;
+  total_memory: number | null;
+  daemon_started_at: string | null;
+  last_checked: string;
+}
+
+export interface SupervisorContext {
+  log: FastifyBaseLogger;
+  statsSource: StatsSource;
+  /** Request timeout towards the engine (connection_timeout setting). */
+  timeoutMs: () => number;
+  record: (event: EventInput) => Promise<unknown>;
+  saveFacts: (
+    hostId: string,
+    facts: Partial<EngineFacts> & { last_event_at?: number },
+  ) => Promise<void>;
+  /** Containers or their states changed: publish now, not on the next tick. */
+  containersChanged: (hostId: string) => void;
+  statusChanged: (hostId: string, status: HostStatus, error: string | null) => void;
+  /** An engine event about one container, after the picture was updated (auto-restart). */
+  containerEvent: (hostId: string, action: string, containerId: string, name: string) => void;
+}
