@@ -74,3 +74,21 @@ test('the container drawer opens from the host drawer: overview, tags, stop and 
   const detail = page.getByRole('dialog', { name: `${name} (edge)` });
   await expect(detail.getByTestId('detail-state')).toHaveText('Running');
 });
+
+test('without the full-details mode, a name in the containers table opens the drawer as a preview', async ({
+  page,
+  readyServer,
+}) => {
+  const api = await apiFor(readyServer.url);
+  await api.patch('/v2/user/preferences', { simplified_workflow: false });
+  await api.post('/hosts', hostPayload('plain', 'edge'));
+  const name = containers.run('plain', 'preview');
+  await signIn(page);
+  await page.goto('/containers');
+  await page.getByRole('button', { name, exact: true }).click({ timeout: 15_000 });
+  const drawer = page.getByRole('dialog', { name: 'Container Details' });
+  await expect(drawer.getByTestId('drawer-container-name')).toHaveText(name);
+  await drawer.getByRole('button', { name: 'More actions' }).click();
+  await page.getByRole('menuitem', { name: 'Open Full Details' }).click();
+  await expect(page.getByRole('dialog', { name: `${name} (edge)` })).toBeVisible();
+});

@@ -34,12 +34,15 @@ export function BatchPanel({ jobId, onClose }: { jobId: string; onClose: () => v
   useEffect(() => {
     if (!done) return undefined;
     void queryClient.invalidateQueries({ queryKey: containersQueryOptions().queryKey });
+    // A poll answered just before an item's last live update can have overwritten it: the
+    // stored job is the final word once the job is done.
+    void queryClient.invalidateQueries({ queryKey: batchJobQueryOptions(jobId).queryKey });
     // Spec 2 §2.3: an update check also refreshes the update status it changed.
     if (job.data?.action === 'check-updates')
       void queryClient.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
     const timer = setTimeout(onClose, AUTO_CLOSE_MS);
     return () => clearTimeout(timer);
-  }, [done, onClose, queryClient, job.data?.action]);
+  }, [done, onClose, queryClient, job.data?.action, jobId]);
 
   return (
     <aside

@@ -7,7 +7,9 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useContainerAction } from '@/lib/container-actions';
+import { useContainerPanels } from '@/lib/container-panels';
 import { containerKey } from '@/lib/container-sort';
+import { usePreferences } from '@/lib/preferences';
 import {
   containersQueryOptions,
   hostsQueryOptions,
@@ -68,9 +70,16 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
       action.mutate({ hostId: c.host_id, containerId: c.id, action: name }),
     [action],
   );
+  // Spec 2 §2.2: a name opens a preview (the drawer), or the full dialog with the full-details
+  // mode (simplified workflow) on; the other row actions always open the full dialog.
+  const simplified = usePreferences().data?.simplified_workflow ?? true;
+  const { openContainer } = useContainerPanels();
   const open = useCallback(
-    (c: Container, tab: DetailTab) => setDetail({ key: containerKey(c), tab }),
-    [],
+    (c: Container, tab: DetailTab) => {
+      if (tab === 'info' && !simplified) openContainer(containerKey(c), { view: 'drawer' });
+      else setDetail({ key: containerKey(c), tab });
+    },
+    [simplified, openContainer],
   );
   const rowActions = useMemo(
     () => ({ act, open, busy: action.isPending, withUpdates }),
