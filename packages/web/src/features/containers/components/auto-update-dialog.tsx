@@ -2,6 +2,7 @@ import type { FloatingTagMode } from '@berth/contracts';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { Switch } from '@/components/ui/switch';
 import { cn } from '@/lib/cn';
 
 /** Spec 2 §4: the tracking levels of an auto-update. */
@@ -33,16 +34,14 @@ export function AutoUpdateDialog({
       onOpenChange={(open) => !open && onClose()}
       title={`Auto-update for ${count} containers`}
     >
-      <label className="mb-4 flex items-center gap-2 text-sm text-slate-200">
-        <input
-          type="checkbox"
-          role="switch"
-          aria-label="Auto-update"
-          checked={enabled}
-          onChange={(e) => setEnabled(e.target.checked)}
-        />
+      <Switch
+        label="Auto-update"
+        checked={enabled}
+        onCheckedChange={setEnabled}
+        className="mb-4 flex text-sm text-slate-200"
+      >
         Auto-update {enabled ? 'enabled' : 'disabled'}
-      </label>
+      </Switch>
       <fieldset disabled={!enabled} className="mb-5 space-y-2 disabled:opacity-40">
         <legend className="mb-2 text-xs font-semibold tracking-wide text-slate-400 uppercase">
           Tracking level

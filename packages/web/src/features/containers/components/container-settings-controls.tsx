@@ -2,6 +2,7 @@ import type { Container, DesiredState } from '@berth/contracts';
 import { useState } from 'react';
 import { InfoRow } from '@/components/detail-section';
 import { Select } from '@/components/ui/select';
+import { Switch } from '@/components/ui/switch';
 import { useSetAutoRestart, useSetDesiredState } from '../api/container-settings-api';
 
 /**
@@ -24,22 +25,16 @@ export function AutoRestartSwitch({ container: c }: { container: Container }) {
   const inFlight = useInFlight<boolean>();
   const checked = inFlight.value?.v ?? c.auto_restart;
   return (
-    <label className="inline-flex items-center gap-2">
-      <input
-        type="checkbox"
-        role="switch"
-        aria-label="Auto-restart"
-        checked={checked}
-        onChange={(e) => {
-          inFlight.start(e.target.checked);
-          autoRestart.mutate(
-            { container: c, value: e.target.checked },
-            { onSettled: inFlight.done },
-          );
-        }}
-      />
+    <Switch
+      label="Auto-restart"
+      checked={checked}
+      onCheckedChange={(on) => {
+        inFlight.start(on);
+        autoRestart.mutate({ container: c, value: on }, { onSettled: inFlight.done });
+      }}
+    >
       {checked ? 'On' : 'Off'}
-    </label>
+    </Switch>
   );
 }
 

@@ -12,6 +12,7 @@ import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/que
 import { useSetWebUiUrl } from '../../api/container-settings-api';
 import { PolicyRows } from '../container-settings-controls';
 import { ContainerTagsEditor } from './container-tags-editor';
+import { WebUiLink } from '../web-ui-link';
 
 /** Spec 2 §2.4: these variables say nothing about the container and are hidden. */
 const HIDDEN_ENV = new Set(['PATH', 'HOME', 'HOSTNAME', 'TERM']);
@@ -61,16 +62,7 @@ export function InfoTab({ container: c }: { container: Container }) {
               Save
             </Button>
           </div>
-          {c.web_ui_url !== null && (
-            <a
-              href={c.web_ui_url}
-              target="_blank"
-              rel="noreferrer"
-              className="text-xs text-sky-400 hover:underline"
-            >
-              {c.web_ui_url}
-            </a>
-          )}
+          {c.web_ui_url !== null && <WebUiLink url={c.web_ui_url} className="text-xs" />}
         </InfoRow>
         <InfoRow label="Tags">
           <ContainerTagsEditor container={c} />

@@ -9,6 +9,7 @@ import { containerSparklinesQueryOptions } from '@/lib/queries';
 import { usePatchContainerTags } from '../../api/container-settings-api';
 import { parseTagList } from '../../lib/tag-list';
 import { PolicyRows } from '../container-settings-controls';
+import { WebUiLink } from '../web-ui-link';
 
 const NO_HISTORY: number[] = [];
 
@@ -84,14 +85,7 @@ export function DrawerOverview({ container: c }: { container: Container }) {
           <InfoRow label="Ports">{c.ports.length > 0 ? c.ports.join(', ') : '—'}</InfoRow>
           {c.web_ui_url !== null && (
             <InfoRow label="WebUI">
-              <a
-                href={c.web_ui_url}
-                target="_blank"
-                rel="noreferrer"
-                className="text-sky-400 hover:underline"
-              >
-                {c.web_ui_url}
-              </a>
+              <WebUiLink url={c.web_ui_url} />
             </InfoRow>
           )}
         </dl>

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { cn } from '@/lib/cn';
+
+/** An on/off control (a checkbox with the switch role) with its text beside it. */
+export function Switch({
+  label,
+  checked,
+  onCheckedChange,
+  className,
+  children,
+}: {
+  /** The accessible name. */
+  label: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  className?: string;
+  /** The visible text beside the control. */
+  children: ReactNode;
+}) {
+  return (
+    <label className={cn('inline-flex items-center gap-2', className)}>
+      <input
+        type="checkbox"
+        role="switch"
+        aria-label={label}
+        checked={checked}
+        onChange={(e) => onCheckedChange(e.target.checked)}
+      />
+      {children}
+    </label>
+  );
+}
