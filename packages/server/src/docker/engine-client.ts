@@ -1,4 +1,6 @@
+import type { Agent } from 'node:http';
 import Docker from 'dockerode';
+import { GuardedHttpAgent, GuardedHttpsAgent, type EngineLimits } from './engine-agent.js';
 
 /** How to reach one engine: its URL and, for mutual TLS, PEM texts (never file paths). */
 export interface EngineEndpoint {
@@ -6,19 +8,38 @@ export interface EngineEndpoint {
   tls?: { ca: string; cert: string; key: string } | null;
 }
 
-/**
- * A dockerode client for unix://, tcp:// (https when TLS material is given), http:// and
- * https:// URLs. `timeoutMs` bounds requests; leave it out for long-lived streams (events).
- */
-export function createEngineClient(
-  endpoint: EngineEndpoint,
-  options: { timeoutMs?: number } = {},
-): Docker {
-  const timeout = options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs };
+export interface EngineClientOptions {
+  /** First-byte timeout (and silence allowed inside an answer); 30 s when left out. */
+  timeoutMs?: number;
+  /** Connect timeout; `timeoutMs` up to 2 minutes when left out (calls may wait longer). */
+  connectTimeoutMs?: number;
+  /** Largest list/inspect/info/version answer. */
+  maxAnswerBytes?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_CONNECT_MS = 120_000;
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The limits a client built with `options` applies; also used by the event stream. */
+export function engineLimits(options: EngineClientOptions = {}): EngineLimits {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return {
+    connectTimeoutMs: options.connectTimeoutMs ?? Math.min(timeoutMs, MAX_CONNECT_MS),
+    firstByteTimeoutMs: timeoutMs,
+    idleTimeoutMs: timeoutMs,
+    maxAnswerBytes: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+  };
+}
+
+type Target =
+  | { socketPath: string }
+  | { protocol: 'http' | 'https'; host: string; port: number; tls: EngineEndpoint['tls'] };
+
+/** unix://, tcp:// (https when TLS material is given), http:// and https:// URLs. */
+function parseEndpoint(endpoint: EngineEndpoint): Target {
   const url = endpoint.url.trim();
-  if (url.startsWith('unix://')) {
-    return new Docker({ socketPath: url.slice('unix://'.length), ...timeout });
-  }
+  if (url.startsWith('unix://')) return { socketPath: url.slice('unix://'.length) };
   const match = /^(tcp|http|https):\/\/([^/:]+|\[[^\]]+\])(?::(\d+))?\/?$/.exec(url);
   if (match === null) {
     throw new Error(`Unsupported engine address ${url}: use unix://, tcp://, http:// or https://`);
@@ -28,11 +49,51 @@ export function createEngineClient(
   const protocol = scheme === 'https' || (scheme === 'tcp' && tls !== null) ? 'https' : 'http';
   const defaultPort =
     protocol === 'https' ? (scheme === 'https' ? 443 : 2376) : scheme === 'http' ? 80 : 2375;
-  return new Docker({
+  return {
     protocol,
     host: host.replace(/^\[|\]$/g, ''),
     port: port === undefined ? defaultPort : Number(port),
-    ...(tls === null ? {} : { ca: tls.ca, cert: tls.cert, key: tls.key }),
-    ...timeout,
-  });
+    tls,
+  };
+}
+
+/**
+ * A dockerode client whose every call has a connect and a first-byte timeout, and whose
+ * buffered answers (list, inspect, info, version) are capped in size while they arrive.
+ * Streams (events, logs, pulls) keep the timeouts but no cap: their readers bound them.
+ */
+export function createEngineClient(
+  endpoint: EngineEndpoint,
+  options: EngineClientOptions = {},
+): Docker {
+  const target = parseEndpoint(endpoint);
+  const limits = engineLimits(options);
+  const https = 'protocol' in target && target.protocol === 'https';
+  const Guarded = https ? GuardedHttpsAgent : GuardedHttpAgent;
+  const docker =
+    'socketPath' in target
+      ? new Docker({ socketPath: target.socketPath })
+      : new Docker({
+          protocol: target.protocol,
+          host: target.host,
+          port: target.port,
+          ...(target.tls ? { ca: target.tls.ca, cert: target.tls.cert, key: target.tls.key } : {}),
+        });
+  useAgents(docker, { buffered: new Guarded(limits, true), stream: new Guarded(limits, false) });
+  return docker;
+}
+
+/**
+ * docker-modem reads `agent` synchronously when a call is dialled and knows then whether
+ * the answer is buffered or a stream; this client's modem picks the matching agent.
+ */
+function useAgents(docker: Docker, agents: { buffered: Agent; stream: Agent }): void {
+  const modem = docker.modem as Docker['modem'] & { agent?: Agent };
+  const dial = modem.dial.bind(modem);
+  modem.dial = (options, callback) => {
+    const streaming =
+      options.isStream === true || options.hijack === true || options.openStdin === true;
+    modem.agent = streaming ? agents.stream : agents.buffered;
+    dial(options, callback);
+  };
 }

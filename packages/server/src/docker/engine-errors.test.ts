@@ -27,9 +27,19 @@ describe('describeEngineError', () => {
 
   it('says when something answered HTTP but is not the Docker API', () => {
     const notDocker = Object.assign(new Error('(HTTP code 404) unexpected'), { statusCode: 404 });
-    expect(describeEngineError(notDocker, URL)).toBe(
-      `${URL} answered, but it is not a Docker engine (HTTP 404)`,
-    );
+    expect(describeEngineError(notDocker, URL)).toBe('Not a Docker engine');
+  });
+
+  it('says the same of bytes that are not HTTP at all', () => {
+    expect(describeEngineError(err('HPE_INVALID_CONSTANT'), URL)).toBe('Not a Docker engine');
+  });
+
+  it('tells a plain-HTTP call to a TLS engine apart from a server that is not Docker', () => {
+    const tlsOnly = Object.assign(new Error('(HTTP code 400)'), {
+      statusCode: 400,
+      json: Buffer.from('Client sent an HTTP request to an HTTPS server.\n'),
+    });
+    expect(describeEngineError(tlsOnly, URL)).toMatch(/expects TLS/);
   });
 
   it('keeps an EngineError as it is', () => {

@@ -3,6 +3,9 @@ export class EngineError extends Error {
   override name = 'EngineError';
 }
 
+/** The reason for a server that answers, but not as the Docker API (or not even HTTP). */
+export const NOT_DOCKER = 'Not a Docker engine';
+
 const TLS_CLIENT_REJECTED = new Set([
   'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
   'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
@@ -30,7 +33,8 @@ function codeOf(err: unknown): string {
 /**
  * A short, clear reason for a failed engine call: refused, timed out, unknown host,
  * TLS rejected either way, a socket that is missing or closed to us, or a server that
- * answers but is not the Docker API. Mapped from error codes, not from message text.
+ * answers but is not the Docker API (NOT_DOCKER, the same text for every engine, so a
+ * status reason stays short). Mapped from error codes, not from message text.
  */
 export function describeEngineError(err: unknown, url: string): string {
   if (err instanceof EngineError) return err.message;
@@ -54,12 +58,23 @@ export function describeEngineError(err: unknown, url: string): string {
     return `Connection to ${url} was reset: wrong protocol (TLS vs plain) or the engine closed it`;
   }
   if (code === 'EPIPE') return `Connection to ${url} closed unexpectedly`;
+  // Node's HTTP parser: the bytes that came back are not HTTP at all.
+  if (code.startsWith('HPE_')) return NOT_DOCKER;
   const status = (err as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number') {
-    if (status === 404 || status === 400)
-      return `${url} answered, but it is not a Docker engine (HTTP ${status})`;
+    if (status === 400 && /HTTPS server/.test(bodyText(err))) {
+      return `${url} expects TLS: give its CA, client certificate and key`;
+    }
+    if (status === 404 || status === 400) return NOT_DOCKER;
     const reason = (err as { json?: { message?: unknown } }).json?.message;
     return `Docker engine at ${url} answered HTTP ${status}${typeof reason === 'string' ? `: ${reason}` : ''}`;
   }
   return `Cannot reach ${url}: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** docker-modem keeps a non-JSON error body as a Buffer in `json`. */
+function bodyText(err: unknown): string {
+  const body = (err as { json?: unknown }).json;
+  if (Buffer.isBuffer(body)) return body.subarray(0, 200).toString('utf8');
+  return typeof body === 'string' ? body : '';
 }

@@ -1,5 +1,5 @@
 import { createEngineClient, type EngineEndpoint } from './engine-client.js';
-import { describeEngineError, EngineError } from './engine-errors.js';
+import { describeEngineError, EngineError, NOT_DOCKER } from './engine-errors.js';
 
 export interface EngineProbe {
   docker_version: string;
@@ -20,15 +20,14 @@ export async function probeEngine(
     const docker = createEngineClient(endpoint, { timeoutMs });
     version = await docker.version();
   } catch (err) {
-    throw new EngineError(
-      err instanceof Error && err.message.startsWith('Unsupported engine address')
-        ? err.message
-        : describeEngineError(err, endpoint.url),
-    );
+    if (err instanceof Error && err.message.startsWith('Unsupported engine address'))
+      throw new EngineError(err.message);
+    const reason = describeEngineError(err, endpoint.url);
+    throw new EngineError(reason === NOT_DOCKER ? notDockerAt(endpoint.url) : reason);
   }
   const v = version as { Version?: unknown; ApiVersion?: unknown; Os?: unknown } | null;
   if (typeof v?.Version !== 'string' || typeof v.ApiVersion !== 'string') {
-    throw new EngineError(`${endpoint.url} answered, but it is not a Docker engine`);
+    throw new EngineError(notDockerAt(endpoint.url));
   }
   return {
     docker_version: v.Version,
@@ -36,3 +35,6 @@ export async function probeEngine(
     os: typeof v.Os === 'string' ? v.Os : 'unknown',
   };
 }
+
+/** The status reason, with the address the user just typed (Test Connection). */
+const notDockerAt = (url: string) => `${NOT_DOCKER} at ${url}`;

@@ -1,3 +1,20 @@
-export { createEngineClient, type EngineEndpoint } from './engine-client.js';
-export { describeEngineError, EngineError } from './engine-errors.js';
+export {
+  createEngineClient,
+  engineLimits,
+  MAX_ANSWER_BYTES,
+  type EngineClientOptions,
+  type EngineEndpoint,
+} from './engine-client.js';
+export { ANSWER_TOO_LARGE, silentEngineMessage, type EngineLimits } from './engine-agent.js';
+export { describeEngineError, EngineError, NOT_DOCKER } from './engine-errors.js';
 export { probeEngine, type EngineProbe } from './engine-probe.js';
+export {
+  EventLineParser,
+  MAX_EVENT_LINE_BYTES,
+  openEngineEvents,
+  type EngineEvent,
+  type EngineEventHandlers,
+  type EngineEventLimits,
+  type EngineEventQuery,
+  type EngineEventStream,
+} from './event-stream.js';

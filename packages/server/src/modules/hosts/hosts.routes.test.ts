@@ -169,7 +169,7 @@ describe('an address that is not a Docker engine', () => {
         return got.error !== null && got.error !== 'Connecting...' ? got : undefined;
       });
       expect(seen.status).toBe('offline');
-      expect(seen.error).toMatch(/not a Docker engine|answered/);
+      expect(seen.error).toBe('Not a Docker engine');
       expect((await api.get('/containers')).status).toBe(200);
     } finally {
       garbage.close();

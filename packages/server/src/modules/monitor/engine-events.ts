@@ -1,13 +1,9 @@
 import type { ContainerState, EventSeverity } from '@berth/contracts';
+import type { EngineEvent } from '../../docker/index.js';
 
-/** One message of the engine's /events stream (container events only). */
-export interface EngineEvent {
-  Type: string;
-  Action: string;
-  Actor: { ID: string; Attributes: Record<string, string | undefined> };
-  time: number;
-  timeNano: number;
-}
+// The stream and its line parsing (with the line cap) live in docker/; this file says what
+// an event means to the monitor.
+export { EventLineParser, type EngineEvent } from '../../docker/index.js';
 
 /** The container actions Berth follows; exec_* probes and the like are filtered out at the engine. */
 export const FOLLOWED_ACTIONS = [
@@ -24,33 +20,6 @@ export const FOLLOWED_ACTIONS = [
   'rename',
   'health_status',
 ] as const;
-
-/** Splits a chunked NDJSON stream into parsed events; keeps the partial tail between chunks. */
-export class EventLineParser {
-  private tail = '';
-
-  push(chunk: string): EngineEvent[] {
-    const lines = (this.tail + chunk).split('\n');
-    this.tail = lines.pop() ?? '';
-    const events: EngineEvent[] = [];
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      try {
-        const parsed = JSON.parse(line) as Partial<EngineEvent>;
-        if (
-          typeof parsed.Action === 'string' &&
-          parsed.Actor !== undefined &&
-          typeof parsed.timeNano === 'number'
-        ) {
-          events.push(parsed as EngineEvent);
-        }
-      } catch {
-        // a garbled line is skipped; the stream goes on
-      }
-    }
-    return events;
-  }
-}
 
 /** What an engine event means for the log: severity, type and title. */
 export interface EventMeaning {

@@ -1,16 +1,18 @@
 import type { HostStatus } from '@berth/contracts';
 import type Docker from 'dockerode';
-import { createEngineClient, describeEngineError, EngineError } from '../../docker/index.js';
+import {
+  createEngineClient,
+  describeEngineError,
+  EngineError,
+  NOT_DOCKER,
+  openEngineEvents,
+  type EngineEventStream,
+} from '../../docker/index.js';
 import { fromInspect, type EngineContainer } from '../containers/engine-container.js';
 import { HostStatsCollector } from '../stats/host-stats-collector.js';
-import {
-  describeEngineEvent,
-  EventLineParser,
-  FOLLOWED_ACTIONS,
-  type EngineEvent,
-} from './engine-events.js';
+import { describeEngineEvent, FOLLOWED_ACTIONS, type EngineEvent } from './engine-events.js';
 import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
-import { destroyStream, withTimeout } from './supervisor-helpers.js';
+import { withTimeout } from './supervisor-helpers.js';
 
 /** The fields of the engine's /info answer that Berth reads. */
 interface EngineInfo {
@@ -43,7 +45,7 @@ export class HostSupervisor {
 
   private docker: Docker | null = null;
   private actionDocker: Docker | null = null;
-  private stream: NodeJS.ReadableStream | null = null;
+  private stream: EngineEventStream | null = null;
   private generation = 0;
   private attempts = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -147,8 +149,9 @@ export class HostSupervisor {
         docker.version(),
       ]);
       if (gen !== this.generation) return;
+      // Another HTTP server answers 200 with a body that is not the Docker API's.
       if (typeof (version as { Version?: unknown }).Version !== 'string') {
-        throw new EngineError(`${this.host.endpoint.url} answered, but it is not a Docker engine`);
+        throw new EngineError(NOT_DOCKER);
       }
       this.docker = docker;
       this.actionDocker = null;
@@ -176,24 +179,30 @@ export class HostSupervisor {
     }
   }
 
-  /** Opens the event stream; `since` replays what happened while we were away. */
+  /**
+   * Opens the event stream; `since` replays what happened while we were away. An engine
+   * that never sends the headers fails within the connection timeout; once open, the
+   * stream may stay quiet for as long as nothing happens.
+   */
   private async followEvents(gen: number, since: number): Promise<void> {
-    const streamClient = createEngineClient(this.host.endpoint);
-    const stream = await streamClient.getEvents({
-      since: Math.floor(since),
-      filters: JSON.stringify({ type: ['container'], event: FOLLOWED_ACTIONS }),
-    });
+    const timeoutMs = this.ctx.timeoutMs();
+    const stream = await openEngineEvents(
+      this.host.endpoint,
+      { since, filters: { type: ['container'], event: FOLLOWED_ACTIONS } },
+      { connectTimeoutMs: timeoutMs, firstByteTimeoutMs: timeoutMs },
+      {
+        onEvent: (ev) => this.enqueue(gen, ev),
+        onError: (err) => this.fail(gen, err),
+        onEnd: () => this.fail(gen, new EngineError('Event stream closed by the engine')),
+        onDroppedLine: (dropped) =>
+          this.ctx.log.warn({ host: this.host.name, dropped }, 'oversized engine event dropped'),
+      },
+    );
     if (gen !== this.generation) {
-      destroyStream(stream);
+      stream.close();
       return;
     }
     this.stream = stream;
-    const parser = new EventLineParser();
-    stream.on('data', (chunk: Buffer) => {
-      for (const ev of parser.push(chunk.toString('utf8'))) this.enqueue(gen, ev);
-    });
-    stream.on('error', (err: unknown) => this.fail(gen, err));
-    stream.on('end', () => this.fail(gen, new Error('Event stream closed by the engine')));
   }
 
   private enqueue(gen: number, ev: EngineEvent): void {
@@ -319,10 +328,15 @@ export class HostSupervisor {
           return;
         }
       }
-      if (gen === this.generation)
-        this.heartbeatTimer = setTimeout(() => void beat(), HEARTBEAT_MS);
+      if (gen === this.generation) this.heartbeatTimer = setTimeout(next, HEARTBEAT_MS);
     };
-    this.heartbeatTimer = setTimeout(() => void beat(), HEARTBEAT_MS);
+    // beat() catches its own failures; this only keeps a surprise off the process.
+    const next = () => {
+      beat().catch((err: unknown) =>
+        this.ctx.log.error({ err, host: this.host.name }, 'heartbeat'),
+      );
+    };
+    this.heartbeatTimer = setTimeout(next, HEARTBEAT_MS);
   }
 
   private fail(gen: number, err: unknown): void {
@@ -333,24 +347,29 @@ export class HostSupervisor {
     const wasUp = this.status !== 'offline';
     this.setStatus('offline', reason);
     if (wasUp) {
-      void this.ctx.record({
-        severity: 'error',
-        category: 'host',
-        event_type: 'disconnection',
-        title: `Host ${this.host.name} disconnected`,
-        message: reason,
-        host_id: this.host.id,
-        host_name: this.host.name,
-        triggered_by: 'system',
-      });
+      this.ctx
+        .record({
+          severity: 'error',
+          category: 'host',
+          event_type: 'disconnection',
+          title: `Host ${this.host.name} disconnected`,
+          message: reason,
+          host_id: this.host.id,
+          host_name: this.host.name,
+          triggered_by: 'system',
+        })
+        .catch((err: unknown) => this.ctx.log.warn({ err }, 'could not record a disconnection'));
     }
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.attempts++);
-    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    // connect() reports its own failures through fail(); the catch is for the unexpected.
+    this.retryTimer = setTimeout(() => {
+      this.connect().catch((e: unknown) => this.ctx.log.error({ err: e }, 'reconnect'));
+    }, delay);
   }
 
   private teardown(): void {
     clearTimeout(this.heartbeatTimer);
-    if (this.stream !== null) destroyStream(this.stream);
+    this.stream?.close();
     this.stream = null;
   }
 
