@@ -1,10 +1,20 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import {
+  consoleGuardLogger,
+  installProcessGuards,
+  type GuardLogger,
+} from './platform/process-guards.js';
+
+// Installed before anything can fail; the app logger takes over once it exists.
+let guardLogger: GuardLogger = consoleGuardLogger;
+installProcessGuards({ logger: () => guardLogger });
 
 /** Starts Berth from the environment and closes it cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
+  guardLogger = app.log;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

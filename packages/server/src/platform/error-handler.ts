@@ -32,6 +32,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const detail = first === undefined ? 'Invalid request' : formatValidationIssue(first);
       return reply.code(400).send({ detail });
     }
+    if (isDatabaseBusy(error)) {
+      // Another writer held the lock past busy_timeout: a retry will do, nothing is broken.
+      request.log.warn({ err: error }, 'database busy');
+      return reply.code(503).send({ detail: 'Database is busy; try again' });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ detail: clientMessage(error) });
@@ -39,6 +44,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ detail: 'Internal server error' });
   });
+}
+
+/** better-sqlite3's SQLITE_BUSY (and its extended codes such as SQLITE_BUSY_SNAPSHOT). */
+function isDatabaseBusy(error: { code?: unknown }): boolean {
+  return typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY');
 }
 
 function clientMessage(error: FastifyError): string {
