@@ -38,6 +38,30 @@ const featureBoundaries = features.map((feature) => ({
   },
 }));
 
+const serverModulesDir = 'packages/server/src/modules';
+const serverModules = existsSync(serverModulesDir)
+  ? readdirSync(serverModulesDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : [];
+const throughIndex =
+  "Server modules talk through each other's index.ts, never their stores or internals.";
+
+/** A server module may import another module only through its index.ts. */
+const serverModuleBoundaries = serverModules.map((mod) => ({
+  files: [`${serverModulesDir}/${mod}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { regex: `^\\.\\./(?!${mod}/)[^/.][^/]*/(?!index\\.js$)`, message: throughIndex },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -66,6 +90,28 @@ export default tseslint.config(
     },
   },
   {
+    // No promise without a handler: under Node 24 an unhandled rejection can end the process.
+    // `void` does not count as a handler; attach a .catch instead.
+    files: ['packages/server/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+    },
+  },
+  {
+    // The composition root and the platform reach modules through their index.ts too.
+    files: ['packages/server/src/*.ts', 'packages/server/src/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\./|\\.\\./)modules/[^/]+/(?!index\\.js$)', message: throughIndex },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
@@ -80,6 +126,7 @@ export default tseslint.config(
   },
   {
     files: ['packages/contracts/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -97,4 +144,5 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  ...serverModuleBoundaries,
 );

@@ -18,6 +18,21 @@ export const emptyBodySchema = z.strictObject({}).nullish();
 export const containerKeySchema = z.string().regex(/^[^:]+:[^:]+$/, 'must be host_id:container_id');
 export type ContainerKey = z.infer<typeof containerKeySchema>;
 
+/** Engines name containers by 64-character ids; Berth, its API and its UI by the first 12. */
+export const SHORT_ID_LENGTH = 12;
+
+/** The key of one container across hosts: `host_id:short_container_id`. */
+export function containerKey(hostId: string, containerId: string): ContainerKey {
+  return `${hostId}:${containerId.slice(0, SHORT_ID_LENGTH)}`;
+}
+
+/** The host and short container id of a key; null when it is not `host_id:container_id`. */
+export function parseContainerKey(key: string): { hostId: string; containerId: string } | null {
+  const at = key.lastIndexOf(':');
+  if (at <= 0 || at === key.length - 1) return null;
+  return { hostId: key.slice(0, at), containerId: key.slice(at + 1, at + 1 + SHORT_ID_LENGTH) };
+}
+
 /** GET /api/health: answered without sign-in. */
 export const healthResponseSchema = z.object({
   status: z.enum(['ok', 'degraded']),

@@ -6,16 +6,18 @@ import { AlertsService, createAlertsStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
-  AutoRestarter,
-  ContainerLogsService,
   ContainerSettings,
   ContainerSettingsService,
+  createContainerSettingsStore,
+} from './modules/container-settings/index.js';
+import {
+  AutoRestarter,
+  ContainerLogsService,
   ContainersService,
-  createContainersStore,
 } from './modules/containers/index.js';
 import { createEventsStore, EventsService } from './modules/events/index.js';
 import { createHostsStore, HostsService, type ProbeEngine } from './modules/hosts/index.js';
-import { MonitorService } from './modules/monitor/monitor.service.js';
+import { MonitorService } from './modules/monitor/index.js';
 import {
   createPreferencesStore,
   createSettingsStore,
@@ -74,7 +76,7 @@ export async function createServices(
       resolveAlertsOf: (hostId) => alerts.resolveForHost(hostId),
     },
   );
-  const containerSettings = new ContainerSettings(createContainersStore(db));
+  const containerSettings = new ContainerSettings(createContainerSettingsStore(db));
   await containerSettings.load();
   const monitor = new MonitorService({
     log,
@@ -91,7 +93,7 @@ export async function createServices(
   const batch = new BatchService({
     store: createBatchStore(db),
     hub,
-    monitor,
+    fleet: monitor,
     containers,
     containerSettings: containerSettingsService,
     updates,
@@ -113,7 +115,14 @@ export async function createServices(
     containerSettings: containerSettingsService,
     batch,
     containerLogs: new ContainerLogsService(monitor),
-    autoRestart: new AutoRestarter({ monitor, settings, containerSettings, events, hub, log }),
+    autoRestart: new AutoRestarter({
+      fleet: monitor,
+      settings,
+      containerSettings,
+      events,
+      hub,
+      log,
+    }),
     probe,
     version: readVersion(),
   };

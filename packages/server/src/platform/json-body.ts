@@ -21,7 +21,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         done(null, undefined);
         return;
       }
-      void defaultParser(request, text, done);
+      // The default parser answers through `done`; a rejection it returns is handed on too.
+      Promise.resolve(defaultParser(request, text, done)).catch((err: unknown) => {
+        done(err instanceof Error ? err : new Error(String(err)), undefined);
+      });
     },
   );
 }

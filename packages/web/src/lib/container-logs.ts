@@ -1,3 +1,4 @@
+import { containerKey } from '@berth/contracts';
 import { containerLogsResponseSchema, MAX_LOG_TAIL, type LogLine } from '@berth/contracts';
 import { useEffect, useState } from 'react';
 import { api, ApiError } from './api-client';
@@ -33,7 +34,7 @@ export function useContainerLogs(sources: LogSource[], tail: number, autoRefresh
   });
   const [error, setError] = useState<string | null>(null);
   const [rateLimited, setRateLimited] = useState(false);
-  const key = sources.map((s) => `${s.hostId}:${s.containerId}`).join(',');
+  const key = sources.map((s) => containerKey(s.hostId, s.containerId)).join(',');
 
   useEffect(() => {
     if (key === '') return undefined;

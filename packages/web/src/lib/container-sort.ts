@@ -1,3 +1,4 @@
+import { containerKey as keyOf } from '@berth/contracts';
 import type { Container, HostContainerSort } from '@berth/contracts';
 
 export const HOST_CONTAINER_SORTS: { value: HostContainerSort; label: string }[] = [
@@ -37,4 +38,4 @@ export function sortHostContainers(containers: Container[], sort: HostContainerS
 }
 
 /** The composite key a container is known by in the UI. */
-export const containerKey = (c: Pick<Container, 'host_id' | 'id'>) => `${c.host_id}:${c.id}`;
+export const containerKey = (c: Pick<Container, 'host_id' | 'id'>) => keyOf(c.host_id, c.id);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseContainerKey } from '@berth/contracts';
 import type {
   BatchAction,
   BatchItem,
@@ -12,8 +13,9 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
-import type { ContainerSettingsService, ContainersService } from '../containers/index.js';
-import type { MonitorService } from '../monitor/monitor.service.js';
+import type { ContainerSettingsService } from '../container-settings/index.js';
+import type { ContainersService } from '../containers/index.js';
+import type { Fleet } from '../monitor/index.js';
 import type { UpdatesService } from '../updates/index.js';
 import type { BatchItemRow, BatchJobRow, BatchStore } from './batch.store.js';
 
@@ -23,7 +25,7 @@ const PER_HOST_CONCURRENCY = 4;
 interface Deps {
   store: BatchStore;
   hub: LiveHub;
-  monitor: MonitorService;
+  fleet: Fleet;
   containers: ContainersService;
   containerSettings: ContainerSettingsService;
   updates: UpdatesService;
@@ -98,16 +100,15 @@ export class BatchService {
       completed_at: null,
     };
     const items: BatchItemRow[] = request.ids.map((key, position) => {
-      const [hostId = '', containerId = ''] = key.split(':');
-      const sup = this.deps.monitor.supervisor(hostId);
+      const { hostId, containerId } = parseContainerKey(key) ?? { hostId: '', containerId: '' };
       return {
         id: randomUUID(),
         job_id: job.id,
         position,
         host_id: hostId,
-        host_name: sup?.name ?? null,
-        container_id: containerId.slice(0, 12),
-        container_name: sup?.containers.get(containerId.slice(0, 12))?.name ?? null,
+        host_name: this.deps.fleet.host(hostId)?.name ?? null,
+        container_id: containerId,
+        container_name: this.deps.fleet.container(hostId, containerId)?.name ?? null,
         status: 'queued',
         message: null,
       };
@@ -156,11 +157,11 @@ export class BatchService {
     params: Record<string, unknown>,
     username: string,
   ): Promise<Outcome> {
-    const sup = this.deps.monitor.supervisor(item.host_id);
-    if (sup === undefined) return { status: 'failed', message: 'Host not found' };
-    if (sup.client === null || sup.status === 'offline')
-      return { status: 'failed', message: `Host ${sup.name} is offline` };
-    const c = sup.containers.get(item.container_id);
+    const host = this.deps.fleet.host(item.host_id);
+    if (host === undefined) return { status: 'failed', message: 'Host not found' };
+    const docker = this.deps.fleet.engine(host.id, { purpose: 'query' });
+    if (docker === null) return { status: 'failed', message: `Host ${host.name} is offline` };
+    const c = this.deps.fleet.container(host.id, item.container_id);
     if (c === undefined) return { status: 'failed', message: 'Container not found' };
     const running = c.state === 'running' || c.state === 'restarting';
     if (action === 'start' && running) return { status: 'skipped', message: 'Already running' };
@@ -172,25 +173,25 @@ export class BatchService {
         case 'start':
         case 'stop':
         case 'restart': {
-          const done = await this.deps.containers.act(sup.id, c.id, action, username);
+          const done = await this.deps.containers.act(c.hostId, c.id, action, username);
           return { status: 'completed', message: `Now ${done.state ?? 'removed'}` };
         }
         case 'add-tags':
-          await settings.patchTags(sup.id, c.id, tags, [], username);
+          await settings.patchTags(c.hostId, c.id, tags, [], username);
           return { status: 'completed', message: `Added ${tags.join(', ')}` };
         case 'remove-tags':
-          await settings.patchTags(sup.id, c.id, [], tags, username);
+          await settings.patchTags(c.hostId, c.id, [], tags, username);
           return { status: 'completed', message: `Removed ${tags.join(', ')}` };
         case 'set-auto-restart': {
           const enabled = params.enabled === true;
-          await settings.setAutoRestart(sup.id, c.id, enabled, username);
+          await settings.setAutoRestart(c.hostId, c.id, enabled, username);
           return {
             status: 'completed',
             message: `Auto-restart ${enabled ? 'enabled' : 'disabled'}`,
           };
         }
         case 'check-updates': {
-          const result = await this.deps.updates.check(sup, c);
+          const result = await this.deps.updates.check(c, docker);
           if (result.kind === 'local')
             return { status: 'skipped', message: 'Local image: no registry digest to compare' };
           return {
@@ -201,7 +202,7 @@ export class BatchService {
         case 'set-auto-update': {
           const enabled = params.enabled === true;
           const mode = (params.floating_tag_mode ?? 'exact') as FloatingTagMode;
-          await settings.setAutoUpdate(sup.id, c.id, enabled, mode, username);
+          await settings.setAutoUpdate(c.hostId, c.id, enabled, mode, username);
           return {
             status: 'completed',
             message: enabled ? `Auto-update enabled (${mode} mode)` : 'Auto-update disabled',
@@ -209,7 +210,7 @@ export class BatchService {
         }
         case 'set-desired-state': {
           const desired = params.desired_state as DesiredState;
-          await settings.setDesiredState(sup.id, c.id, { desired_state: desired }, username);
+          await settings.setDesiredState(c.hostId, c.id, { desired_state: desired }, username);
           return { status: 'completed', message: `Desired state ${desired}` };
         }
       }

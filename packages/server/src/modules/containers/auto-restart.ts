@@ -1,9 +1,10 @@
+import { containerKey } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
-import type { MonitorService } from '../monitor/monitor.service.js';
+import type { ContainerSettings } from '../container-settings/index.js';
+import type { Fleet } from '../monitor/index.js';
 import type { SettingsService } from '../settings/index.js';
-import type { ContainerSettings } from './container-settings.js';
 
 /** A restart that dies again within this long continues the same episode (same counter). */
 const EPISODE_MS = 60_000;
@@ -15,7 +16,7 @@ interface Episode {
 }
 
 export interface AutoRestartDeps {
-  monitor: MonitorService;
+  fleet: Fleet;
   settings: SettingsService;
   containerSettings: ContainerSettings;
   events: EventsService;
@@ -35,7 +36,7 @@ export class AutoRestarter {
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: AutoRestartDeps) {
-    this.unsubscribe = deps.monitor.onContainerEvent((hostId, action, _id, name) => {
+    this.unsubscribe = deps.fleet.on('containerChanged', ({ hostId, action, name }) => {
       this.onEvent(hostId, action, name);
     });
   }
@@ -65,7 +66,9 @@ export class AutoRestarter {
     if (attempt > max_retries) {
       if (continuing && !episode.gaveUp) {
         episode.gaveUp = true;
-        void this.failed(hostId, name, attempt - 1, 'it keeps stopping');
+        this.failed(hostId, name, attempt - 1, 'it keeps stopping').catch((err: unknown) =>
+          this.deps.log.warn({ err, name }, 'recording an auto-restart failure failed'),
+        );
       }
       return;
     }
@@ -99,16 +102,14 @@ export class AutoRestarter {
   }
 
   private async restart(key: string, hostId: string, name: string, attempt: number) {
-    const sup = this.deps.monitor.supervisor(hostId);
-    const c =
-      sup === undefined ? undefined : [...sup.containers.values()].find((x) => x.name === name);
-    if (sup === undefined || c === undefined || !this.enabledFor(hostId, name)) return;
+    const c = this.deps.fleet.containerByName(hostId, name);
+    if (c === undefined || !this.enabledFor(hostId, name)) return;
     if (c.state === 'running' || c.state === 'restarting') return;
     const max = this.deps.settings.get().max_retries;
     this.episodes.set(key, { attempt, lastRestartAt: Date.now(), gaveUp: false });
     try {
-      const docker = sup.client;
-      if (docker === null) throw new Error(`host ${sup.name} is offline`);
+      const docker = this.deps.fleet.engine(hostId, { purpose: 'query' });
+      if (docker === null) throw new Error(`host ${c.hostName} is offline`);
       await docker.getContainer(c.fullId).start();
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
@@ -123,22 +124,20 @@ export class AutoRestarter {
       event_type: 'auto_restart',
       title: `Container auto-restarted: ${name}`,
       message: `Attempt ${attempt} of ${max}`,
-      host_id: sup.id,
-      host_name: sup.name,
-      container_id: `${sup.id}:${c.id}`,
+      host_id: c.hostId,
+      host_name: c.hostName,
+      container_id: containerKey(c.hostId, c.id),
       container_name: name,
       triggered_by: 'system',
     });
     this.deps.hub.publish({
       type: 'auto_restart_success',
-      data: { host_id: sup.id, container_id: c.id, container_name: name, attempt },
+      data: { host_id: c.hostId, container_id: c.id, container_name: name, attempt },
     });
   }
 
   private async failed(hostId: string, name: string, attempt: number, reason: string) {
-    const sup = this.deps.monitor.supervisor(hostId);
-    const c =
-      sup === undefined ? undefined : [...sup.containers.values()].find((x) => x.name === name);
+    const c = this.deps.fleet.containerByName(hostId, name);
     const error = `Gave up after ${attempt} attempt(s): ${reason}`;
     await this.deps.events.record({
       severity: 'error',
@@ -147,8 +146,8 @@ export class AutoRestarter {
       title: `Auto-restart failed: ${name}`,
       message: error,
       host_id: hostId,
-      host_name: sup?.name ?? null,
-      container_id: c === undefined ? null : `${hostId}:${c.id}`,
+      host_name: this.deps.fleet.host(hostId)?.name ?? null,
+      container_id: c === undefined ? null : containerKey(hostId, c.id),
       container_name: name,
       triggered_by: 'system',
     });

@@ -1,14 +1,10 @@
 import {
-  autoRestartBodySchema,
   autoUpdateConfigsSchema,
   containerActionParamsSchema,
   containerParamsSchema,
   containerLogsQuerySchema,
   containerLogsResponseSchema,
-  containerTagsPatchSchema,
-  desiredStateBodySchema,
   containerActionResponseSchema,
-  containerSchema,
   containersQuerySchema,
   tagsResponseSchema,
   tagSuggestQuerySchema,
@@ -18,15 +14,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '@berth/contracts';
 import { sessionOf } from '../auth/index.js';
 import type { ContainerLogsService } from './container-logs.js';
-import type { ContainerSettingsService } from './container-settings.service.js';
 import type { ContainersService } from './containers.service.js';
 
-/** GET /containers, the container actions of spec 1 §7 and the settings calls of spec 2 §7. */
+/** The container list, container actions and logs. */
 export function containersRoutes(
   app: FastifyInstance,
   opts: {
     containers: ContainersService;
-    containerSettings: ContainerSettingsService;
     containerLogs: ContainerLogsService;
   },
 ): void {
@@ -63,63 +57,6 @@ export function containersRoutes(
     },
   );
 
-  const user = (request: Parameters<typeof sessionOf>[0]) => sessionOf(request).user.username;
-  api.patch(
-    '/hosts/:hostId/containers/:containerId/tags',
-    {
-      schema: {
-        params: containerParamsSchema,
-        body: containerTagsPatchSchema,
-        response: { 200: tagsResponseSchema },
-      },
-    },
-    async (request) => {
-      const { hostId, containerId } = request.params;
-      const { tags_to_add, tags_to_remove } = request.body;
-      const tags = await opts.containerSettings.patchTags(
-        hostId,
-        containerId,
-        tags_to_add,
-        tags_to_remove,
-        user(request),
-      );
-      return { tags };
-    },
-  );
-  api.post(
-    '/hosts/:hostId/containers/:containerId/auto-restart',
-    {
-      schema: {
-        params: containerParamsSchema,
-        body: autoRestartBodySchema,
-        response: { 200: containerSchema },
-      },
-    },
-    (request) =>
-      opts.containerSettings.setAutoRestart(
-        request.params.hostId,
-        request.params.containerId,
-        request.body.enabled,
-        user(request),
-      ),
-  );
-  api.post(
-    '/hosts/:hostId/containers/:containerId/desired-state',
-    {
-      schema: {
-        params: containerParamsSchema,
-        body: desiredStateBodySchema,
-        response: { 200: containerSchema },
-      },
-    },
-    (request) =>
-      opts.containerSettings.setDesiredState(
-        request.params.hostId,
-        request.params.containerId,
-        request.body,
-        user(request),
-      ),
-  );
   api.get(
     '/hosts/:hostId/containers/:containerId/logs',
     {

@@ -1,4 +1,5 @@
 import {
+  containerKey,
   type AutoUpdateConfigs,
   CONTAINER_ACTION_DONE,
   type Container,
@@ -9,11 +10,10 @@ import type Docker from 'dockerode';
 import { describeEngineError } from '../../docker/index.js';
 import { conflict, HttpError, notFound } from '../../platform/http-errors.js';
 import type { EventsService } from '../events/index.js';
-import type { MonitorService } from '../monitor/monitor.service.js';
-import type { EngineContainer } from './engine-container.js';
+import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
 
 /** Why an action cannot apply to the container's current state, if it cannot. */
-function refusal(action: ContainerAction, c: EngineContainer): string | null {
+function refusal(action: ContainerAction, c: ContainerSnapshot): string | null {
   const running = c.state === 'running' || c.state === 'restarting';
   if (action === 'start' && running) return 'Container is already running';
   if (action === 'start' && c.state === 'paused') return 'Container is paused; unpause it instead';
@@ -52,26 +52,26 @@ async function perform(docker: Docker, fullId: string, action: ContainerAction):
 /** Container listing and actions on the real engines. */
 export class ContainersService {
   constructor(
-    private readonly monitor: MonitorService,
+    private readonly fleet: Fleet,
     private readonly events: EventsService,
   ) {}
 
   list(hostId?: string): Container[] {
-    return this.monitor.listContainers(hostId);
+    return this.fleet.listContainers(hostId);
   }
 
-  /** The same list, already written as JSON (shared between callers; see MonitorService). */
+  /** The same list, already written as JSON (shared between callers while nothing changes). */
   listJson(hostId?: string): string {
-    return this.monitor.containersJson(hostId);
+    return this.fleet.containersJson(hostId);
   }
 
   /** Auto-update settings of every listed container, by composite key (spec 2 §7). */
   autoUpdateConfigs(): AutoUpdateConfigs {
     return Object.fromEntries(
-      this.monitor
+      this.fleet
         .listContainers()
         .map((c) => [
-          `${c.host_id}:${c.id}`,
+          containerKey(c.host_id, c.id),
           { auto_update_enabled: c.auto_update_enabled, floating_tag_mode: c.floating_tag_mode },
         ]),
     );
@@ -80,7 +80,7 @@ export class ContainersService {
   /** Container tags (user and derived) containing q, most used first. */
   suggestTags(q: string, limit: number): string[] {
     const counts = new Map<string, number>();
-    for (const c of this.monitor.listContainers()) {
+    for (const c of this.fleet.listContainers()) {
       for (const tag of c.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
     }
     const needle = q.trim().toLowerCase();
@@ -98,36 +98,36 @@ export class ContainersService {
     action: ContainerAction,
     username: string,
   ): Promise<ContainerActionResponse> {
-    const sup = this.monitor.supervisor(hostId);
-    if (sup === undefined) throw notFound('Host not found');
-    const docker = sup.actionClient;
-    if (docker === null) throw conflict(`Host ${sup.name} is offline`);
-    const c = sup.containers.get(containerId.slice(0, 12));
+    const host = this.fleet.host(hostId);
+    if (host === undefined) throw notFound('Host not found');
+    const docker = this.fleet.engine(hostId, { purpose: 'action' });
+    if (docker === null) throw conflict(`Host ${host.name} is offline`);
+    const c = this.fleet.container(hostId, containerId);
     if (c === undefined) throw notFound('Container not found');
     const why = refusal(action, c);
     if (why !== null) throw conflict(why);
     try {
       await perform(docker, c.fullId, action);
     } catch (err) {
-      throw engineFailure(err, action, sup.name);
+      throw engineFailure(err, action, host.name);
     }
-    const after = action === 'remove' ? null : await sup.refreshContainer(c.fullId);
-    if (action === 'remove') sup.containers.delete(c.id);
+    // A removed container is gone from the picture after the refresh.
+    const after = await this.fleet.refresh(hostId, c.fullId);
     await this.events.record({
       severity: 'info',
       category: 'container',
       event_type: 'action_taken',
       title: `Container ${CONTAINER_ACTION_DONE[action]} by ${username}: ${c.name}`,
       message: `Action: ${action}`,
-      host_id: sup.id,
-      host_name: sup.name,
-      container_id: `${sup.id}:${c.id}`,
+      host_id: c.hostId,
+      host_name: c.hostName,
+      container_id: containerKey(c.hostId, c.id),
       container_name: c.name,
       old_state: c.state,
       new_state: after?.state ?? (action === 'remove' ? 'removed' : null),
       triggered_by: username,
     });
-    this.monitor.pushSoon();
+    this.fleet.changed();
     return { status: 'success', action, state: after?.state ?? null };
   }
 }

@@ -71,8 +71,8 @@ describe('host secrets', () => {
       host({ url: 'tcp://127.0.0.1:10', name: 'renamed' }),
     );
     expect(edited.body).toMatchObject({ name: 'renamed', security_status: 'secure' });
-    const stored = await t.app.services.hosts.rows();
-    expect(t.app.services.hosts.endpointOf(stored[0] ?? row).tls).toEqual({
+    const [target] = await t.app.services.hosts.engineTargets();
+    expect(target?.endpoint.tls).toEqual({
       ca: 'CA-PEM-TEXT',
       cert: 'CERT-PEM-TEXT',
       key: 'KEY-PEM-TEXT',

@@ -8,12 +8,21 @@ import type { EventsService } from '../events/index.js';
 import { MAX_HOST_TAGS } from '@berth/contracts';
 import type { HostRow, HostsStore } from './hosts.store.js';
 
+/** A host as the monitor needs it: a ready endpoint, its TLS material already unsealed. */
+export interface EngineTarget {
+  id: string;
+  name: string;
+  endpoint: EngineEndpoint;
+  /** Seconds (fractional) of the newest engine event already processed. */
+  lastEventAt: number | null;
+}
+
 /** What the hosts service needs from the monitor: live state in, lifecycle out. */
 export interface HostRuntimeSource {
   /** Live fields of a host (status, stats, counts); null before its first contact. */
   runtimeOf(hostId: string): HostRuntime | null;
-  hostAdded(row: HostRow): void;
-  hostChanged(row: HostRow): void;
+  hostAdded(target: EngineTarget): void;
+  hostChanged(target: EngineTarget): void;
   hostRemoved(hostId: string): void;
 }
 
@@ -89,8 +98,22 @@ export class HostsService {
     return this.store.list();
   }
 
+  /** Every registered host as the monitor connects to it. */
+  async engineTargets(): Promise<EngineTarget[]> {
+    return (await this.store.list()).map((row) => this.targetOf(row));
+  }
+
+  private targetOf(row: HostRow): EngineTarget {
+    return {
+      id: row.id,
+      name: row.name,
+      endpoint: this.endpointOf(row),
+      lastEventAt: row.last_event_at,
+    };
+  }
+
   /** The engine endpoint of a host, with its TLS material unsealed. */
-  endpointOf(row: HostRow): EngineEndpoint {
+  private endpointOf(row: HostRow): EngineEndpoint {
     const [ca, cert, key] = [row.tls_ca, row.tls_cert, row.tls_key].map((v) =>
       this.secrets.openNullable(v),
     );
@@ -121,7 +144,7 @@ export class HostsService {
       updated_at: now,
     };
     await this.store.insert(row);
-    this.runtime?.hostAdded(row);
+    this.runtime?.hostAdded(this.targetOf(row));
     const host = this.toHostResponse(row);
     this.hub.publish({ type: 'host_added', data: { host } });
     await this.hostEvent(row, 'host_added', `Host ${row.name} added`, actor);
@@ -146,7 +169,7 @@ export class HostsService {
     };
     await this.store.update(id, changes);
     const row = { ...current, ...changes };
-    this.runtime?.hostChanged(row);
+    this.runtime?.hostChanged(this.targetOf(row));
     await this.hostEvent(row, 'host_updated', `Host ${row.name} updated`, actor);
     return this.toHostResponse(row);
   }
@@ -196,7 +219,7 @@ export class HostsService {
       tags: JSON.stringify(tags),
       updated_at: new Date().toISOString(),
     });
-    this.runtime?.hostChanged({ ...row, tags: JSON.stringify(tags) });
+    this.runtime?.hostChanged(this.targetOf(row));
     return tags;
   }
 

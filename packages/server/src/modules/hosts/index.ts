@@ -1,6 +1,7 @@
 export { hostsRoutes } from './hosts.routes.js';
 export {
   HostsService,
+  type EngineTarget,
   type HostRuntime,
   type HostRuntimeSource,
   type ProbeEngine,

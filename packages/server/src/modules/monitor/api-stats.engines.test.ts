@@ -65,8 +65,7 @@ describe('stats through the Engine API', () => {
       250,
     );
     expect(busy.memory_usage).toBeGreaterThan(0);
-    const sup = t.app.services.monitor.supervisor(host.id);
-    expect(sup?.stats.sourceOf(busy.id)).toBe('api');
+    expect(t.app.services.monitor.statsSourceOf(host.id, busy.id)).toBe('api');
     live.close();
   }, 40_000);
 });

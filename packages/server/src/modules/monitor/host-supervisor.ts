@@ -8,8 +8,11 @@ import {
   openEngineEvents,
   type EngineEventStream,
 } from '../../docker/index.js';
-import { fromInspect, type EngineContainer } from '../containers/engine-container.js';
-import { HostStatsCollector } from '../stats/host-stats-collector.js';
+import { containerKey } from '@berth/contracts';
+import { HostStatsCollector } from '../stats/index.js';
+import { fromInspect, type EngineContainer } from './engine-container.js';
+import { ContainerPicture } from './container-picture.js';
+import type { ContainerSnapshot, EnginePurpose, FleetHost } from './fleet.js';
 import { describeEngineEvent, FOLLOWED_ACTIONS, type EngineEvent } from './engine-events.js';
 import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
 import { withTimeout } from './supervisor-helpers.js';
@@ -40,8 +43,9 @@ export class HostSupervisor {
   lastChecked: string | null = null;
   numCpus = 1;
   totalMemory = 16 * 1024 ** 3;
-  readonly containers = new Map<string, EngineContainer>();
   readonly stats: HostStatsCollector;
+  /** The live picture of the engine's containers. */
+  readonly containers: ContainerPicture;
 
   private docker: Docker | null = null;
   private actionDocker: Docker | null = null;
@@ -60,6 +64,7 @@ export class HostSupervisor {
     private readonly ctx: SupervisorContext,
   ) {
     this.stats = new HostStatsCollector(ctx.statsSource, () => this.totalMemory);
+    this.containers = new ContainerPicture(() => this.host);
   }
 
   get id(): string {
@@ -68,6 +73,15 @@ export class HostSupervisor {
 
   get name(): string {
     return this.host.name;
+  }
+
+  /** Who this host is and how it is doing, for readers outside the monitor. */
+  view(): FleetHost {
+    return { id: this.id, name: this.name, status: this.status, error: this.error };
+  }
+
+  engine(purpose: EnginePurpose): Docker | null {
+    return purpose === 'action' ? this.actionClient : this.client;
   }
 
   /** The engine client while online; null otherwise. */
@@ -89,7 +103,7 @@ export class HostSupervisor {
   }
 
   start(): void {
-    void this.connect();
+    this.connect().catch((err: unknown) => this.ctx.log.error({ err }, 'engine connect crashed'));
   }
 
   stop(): void {
@@ -126,13 +140,12 @@ export class HostSupervisor {
   }
 
   /** Re-reads one container after an action, so the answer and the push carry its new state. */
-  async refreshContainer(id: string): Promise<EngineContainer | null> {
+  async refreshContainer(id: string): Promise<ContainerSnapshot | null> {
     const docker = this.client;
     if (docker === null) return null;
     try {
-      const c = fromInspect(await docker.getContainer(id).inspect());
-      this.containers.set(c.id, c);
-      return c;
+      const c = this.containers.set(fromInspect(await docker.getContainer(id).inspect()));
+      return this.containers.snapshotOf(c);
     } catch {
       this.containers.delete(id);
       return null;
@@ -233,7 +246,7 @@ export class HostSupervisor {
         const next = { ...base, state: meaning.newState ?? old?.state ?? base.state };
         if (ev.Action === 'die')
           next.exitCode = Number(ev.Actor.Attributes.exitCode ?? next.exitCode ?? 0);
-        this.containers.set(id, next);
+        this.containers.set(next);
       }
     }
     const newState = ev.Action === 'destroy' ? 'removed' : (this.containers.get(id)?.state ?? null);
@@ -245,7 +258,7 @@ export class HostSupervisor {
       message: meaning.message,
       host_id: this.host.id,
       host_name: this.host.name,
-      container_id: `${this.host.id}:${id}`,
+      container_id: containerKey(this.host.id, id),
       container_name: name,
       old_state: old?.state ?? null,
       new_state: newState,
@@ -253,7 +266,14 @@ export class HostSupervisor {
       timestamp: new Date(ev.timeNano / 1e6).toISOString(),
     });
     this.ctx.containersChanged(this.host.id);
-    this.ctx.containerEvent(this.host.id, ev.Action, id, name);
+    const after = this.containers.get(id);
+    this.ctx.containerEvent({
+      hostId: this.host.id,
+      action: ev.Action,
+      containerId: id,
+      name,
+      container: after === undefined ? null : this.containers.snapshotOf(after),
+    });
     if (at - this.lastSavedEventAt >= 1) {
       this.lastSavedEventAt = at;
       await this.ctx.saveFacts(this.host.id, { last_event_at: at });
@@ -263,26 +283,26 @@ export class HostSupervisor {
   /** Lists and inspects every container; after a reconnect, differences become events. */
   private async resync(gen: number, docker: Docker): Promise<void> {
     const listed = await docker.listContainers({ all: true });
-    const fresh = new Map<string, EngineContainer>();
+    const fresh = new Map<string, Readonly<EngineContainer>>();
     const queue = listed.map((c) => c.Id);
     const worker = async () => {
       for (let full = queue.shift(); full !== undefined; full = queue.shift()) {
         const c = await this.inspect(full);
-        if (c !== null) fresh.set(c.id, c);
+        if (c !== null) fresh.set(c.id, Object.freeze(c));
       }
     };
     await Promise.all(Array.from({ length: INSPECT_CONCURRENCY }, worker));
     if (gen !== this.generation) return;
     if (this.synced) await this.recordDrift(fresh);
     this.containers.clear();
-    for (const [id, c] of fresh) this.containers.set(id, c);
+    for (const c of fresh.values()) this.containers.set(c);
     this.synced = true;
     this.ctx.containersChanged(this.host.id);
   }
 
   /** State changes the replayed events did not explain (the engine's event buffer is finite). */
-  private async recordDrift(fresh: Map<string, EngineContainer>): Promise<void> {
-    for (const [id, before] of this.containers) {
+  private async recordDrift(fresh: Map<string, Readonly<EngineContainer>>): Promise<void> {
+    for (const [id, before] of this.containers.entries()) {
       const after = fresh.get(id);
       if (after?.state === before.state) continue;
       await this.ctx.record({
@@ -293,7 +313,7 @@ export class HostSupervisor {
         message: 'Detected after reconnecting to the engine',
         host_id: this.host.id,
         host_name: this.host.name,
-        container_id: `${this.host.id}:${id}`,
+        container_id: containerKey(this.host.id, id),
         container_name: before.name,
         old_state: before.state,
         new_state: after?.state ?? 'removed',
@@ -381,7 +401,7 @@ export class HostSupervisor {
     if (!changed) return;
     this.ctx.statusChanged(this.host.id, status, error);
     if (cameOnline) {
-      void this.ctx.record({
+      this.recordLater({
         severity: 'info',
         category: 'host',
         event_type: 'connection',
@@ -391,5 +411,14 @@ export class HostSupervisor {
         triggered_by: 'system',
       });
     }
+  }
+
+  /** Records an event without waiting; a failed write is logged, never left unhandled. */
+  private recordLater(event: Parameters<SupervisorContext['record']>[0]): void {
+    this.ctx
+      .record(event)
+      .catch((err: unknown) =>
+        this.ctx.log.warn({ err, host: this.host.name }, 'could not record an event'),
+      );
   }
 }

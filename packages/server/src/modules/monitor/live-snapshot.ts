@@ -1,8 +1,7 @@
 import type { Container, HostStats, Sparklines } from '@berth/contracts';
-import type { EngineContainer } from '../containers/engine-container.js';
-import { derivedTags, statusText } from '../containers/engine-container.js';
-import type { ContainerSettingsRow } from '../containers/containers.store.js';
-import { SparklineSet } from '../stats/ring-buffer.js';
+import type { ContainerSettingsRow } from '../container-settings/index.js';
+import { SparklineSet } from '../stats/index.js';
+import { derivedTags, statusText, type EngineContainer } from './engine-container.js';
 import type { HostSupervisor } from './host-supervisor.js';
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -10,7 +9,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 /** The API shape of one container: engine facts, Berth's settings and live stats. */
 export function toContainer(
   sup: HostSupervisor,
-  c: EngineContainer,
+  c: Readonly<EngineContainer>,
   settings: ContainerSettingsRow | undefined,
   defaultAutoRestart: boolean,
 ): Container {

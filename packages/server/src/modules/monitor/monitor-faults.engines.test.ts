@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventsResponse, Host } from '@berth/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
+import { garbageEngine, silentEngine, type FakeEngine } from '../../test/fake-engines.js';
 import { dockerCli, readRig, rigControl, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
@@ -137,4 +138,42 @@ describe('a lost engine', () => {
     expect(list.body.find((c) => c.name === startedDuringCut)?.state).toBe('running');
     expect(list.body.find((c) => c.name === stopping)?.state).toBe('exited');
   }, 90_000);
+});
+
+describe('an address that is not a working engine', () => {
+  let fakes: FakeEngine[] = [];
+  afterEach(async () => {
+    await Promise.all(fakes.map((f) => f.close()));
+    fakes = [];
+  });
+
+  it('is offline with a clear reason, retried, while the real engine stays online', async () => {
+    expect((await api.put('/settings', { connection_timeout: 5 })).status).toBe(200);
+    const silent = await silentEngine();
+    const garbage = await garbageEngine();
+    fakes = [silent, garbage];
+    const add = async (name: string, url: string) =>
+      (await api.post<Host>('/hosts', { name, url })).body.id;
+    const silentId = await add('silent', silent.url);
+    const garbageId = await add('garbage', garbage.url);
+    const added = Date.now();
+    const reasonOf = async (id: string) => {
+      const got = (await api.get<Host>(`/hosts/${id}`)).body;
+      return got.status === 'offline' && got.error !== 'Connecting...' ? got.error : undefined;
+    };
+    expect(await waitFor('garbage reason', () => reasonOf(garbageId), 5000, 100)).toBe(
+      'Not a Docker engine',
+    );
+    expect(await waitFor('silent reason', () => reasonOf(silentId), 9000, 100)).toBe(
+      'Engine did not answer within 5 s',
+    );
+    // Within the 5 s timeout and a little, not the old "connecting" forever.
+    expect(Date.now() - added).toBeLessThan(8000);
+    expect(await statusOf()).toBe('online');
+    // Retried with backoff: the silent one is still told apart, the real engine unaffected.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await reasonOf(silentId)).toBe('Engine did not answer within 5 s');
+    expect(await reasonOf(garbageId)).toBe('Not a Docker engine');
+    expect(await statusOf()).toBe('online');
+  }, 40_000);
 });

@@ -1,13 +1,22 @@
-import type { Container, LiveMessageOf } from '@berth/contracts';
+import { containerKey, type Container, type LiveMessageOf } from '@berth/contracts';
+import type Docker from 'dockerode';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
-import type { ContainerSettings } from '../containers/container-settings.js';
+import type { ContainerSettings } from '../container-settings/index.js';
 import type { EventsService } from '../events/index.js';
-import type { HostRow, HostRuntime, HostRuntimeSource, HostsService } from '../hosts/index.js';
+import type { EngineTarget, HostRuntime, HostRuntimeSource, HostsService } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
-import type { StatsSource } from '../stats/host-stats-collector.js';
+import type { StatsSource } from '../stats/index.js';
+import type {
+  ContainerSnapshot,
+  EnginePurpose,
+  Fleet,
+  FleetEvent,
+  FleetHost,
+  FleetListener,
+} from './fleet.js';
+import { FleetEmitter } from './fleet-emitter.js';
 import { HostSupervisor } from './host-supervisor.js';
-import type { SupervisedHost } from './supervisor-context.js';
 import { HostSparklines, hostStatsOf, toContainer } from './live-snapshot.js';
 
 export interface MonitorDeps {
@@ -28,20 +37,14 @@ const PUSH_DEBOUNCE_MS = 25;
 const LIST_CACHE_MS = 1000;
 
 /**
- * One supervisor per registered host, a stats tick at `polling_interval`, and the live
- * `containers_update` (on every tick, and right after any state change).
+ * Exactly one supervisor per registered host, a stats tick at `polling_interval`, and the
+ * live `containers_update` (on every tick, and right after any state change). Other modules
+ * see it only as a `Fleet`.
  */
-export type ContainerEventListener = (
-  hostId: string,
-  action: string,
-  containerId: string,
-  name: string,
-) => void;
-
-export class MonitorService implements HostRuntimeSource {
+export class MonitorService implements HostRuntimeSource, Fleet {
   private readonly supervisors = new Map<string, HostSupervisor>();
   private readonly hostSparklines = new HostSparklines();
-  private readonly containerListeners = new Set<ContainerEventListener>();
+  private readonly emitter: FleetEmitter;
   private tickTimer: NodeJS.Timeout | undefined;
   private pushTimer: NodeJS.Timeout | undefined;
   /** Counts changes to what the container list shows (engine events, actions, stats passes). */
@@ -49,11 +52,13 @@ export class MonitorService implements HostRuntimeSource {
   private listCache: { key: string; at: number; json: string } | null = null;
   private running = false;
 
-  constructor(private readonly deps: MonitorDeps) {}
+  constructor(private readonly deps: MonitorDeps) {
+    this.emitter = new FleetEmitter((err) => deps.log.error({ err }, 'fleet listener failed'));
+  }
 
   async start(): Promise<void> {
     this.running = true;
-    for (const row of await this.deps.hosts.rows()) this.hostAdded(row);
+    for (const target of await this.deps.hosts.engineTargets()) this.hostAdded(target);
     this.scheduleTick(0);
     this.deps.hub.onConnectionCountChange((count) => {
       if (count === 1) this.scheduleTick(0); // a browser arrived: full cadence now
@@ -67,8 +72,51 @@ export class MonitorService implements HostRuntimeSource {
     for (const sup of this.supervisors.values()) sup.stop();
   }
 
-  supervisor(hostId: string): HostSupervisor | undefined {
-    return this.supervisors.get(hostId);
+  host(hostId: string): FleetHost | undefined {
+    return this.supervisors.get(hostId)?.view();
+  }
+
+  hosts(): FleetHost[] {
+    return [...this.supervisors.values()].map((sup) => sup.view());
+  }
+
+  container(hostId: string, containerId: string): ContainerSnapshot | undefined {
+    return this.supervisors.get(hostId)?.containers.snapshot(containerId);
+  }
+
+  containerByName(hostId: string, name: string): ContainerSnapshot | undefined {
+    return this.supervisors.get(hostId)?.containers.snapshotByName(name);
+  }
+
+  containers(hostId?: string): ContainerSnapshot[] {
+    return this.reachable(hostId).flatMap((sup) => sup.containers.snapshots());
+  }
+
+  engine(hostId: string, options: { purpose: EnginePurpose }): Docker | null {
+    return this.supervisors.get(hostId)?.engine(options.purpose) ?? null;
+  }
+
+  async refresh(hostId: string, containerId: string): Promise<ContainerSnapshot | null> {
+    const sup = this.supervisors.get(hostId);
+    if (sup === undefined) return null;
+    const after = await sup.refreshContainer(
+      sup.containers.get(containerId)?.fullId ?? containerId,
+    );
+    this.changed();
+    return after;
+  }
+
+  /** Where the container's last stats sample came from (files or the Engine API). */
+  statsSourceOf(hostId: string, containerId: string): 'files' | 'api' | undefined {
+    return this.supervisors.get(hostId)?.stats.sourceOf(containerId);
+  }
+
+  on<E extends FleetEvent>(event: E, listener: FleetListener<E>): () => void {
+    return this.emitter.on(event, listener);
+  }
+
+  changed(): void {
+    this.pushSoon();
   }
 
   runtimeOf(hostId: string): HostRuntime | null {
@@ -87,38 +135,37 @@ export class MonitorService implements HostRuntimeSource {
     };
   }
 
-  hostAdded(row: HostRow): void {
-    const sup = new HostSupervisor(this.supervised(row), {
+  /** Starts supervising; a host that is already supervised is updated instead, never doubled. */
+  hostAdded(target: EngineTarget): void {
+    const existing = this.supervisors.get(target.id);
+    if (existing !== undefined) {
+      existing.update(target);
+      return;
+    }
+    const sup = new HostSupervisor(target, {
       log: this.deps.log,
       statsSource: this.deps.statsSource,
       timeoutMs: () => this.deps.settings.get().connection_timeout * 1000,
       record: (event) => this.deps.events.record(event),
       saveFacts: (id, facts) => this.deps.hosts.saveEngineFacts(id, facts),
       containersChanged: () => this.pushSoon(),
-      containerEvent: (...args) => {
-        for (const listener of this.containerListeners) listener(...args);
-      },
+      containerEvent: (event) => this.emitter.emit('containerChanged', event),
       statusChanged: (hostId, status, error) => {
         this.deps.hub.publish({
           type: 'host_status_changed',
           data: { host_id: hostId, status, error },
         });
+        this.emitter.emit('hostStatusChanged', { hostId, status, error });
         this.pushSoon();
       },
     });
-    this.supervisors.set(row.id, sup);
+    this.supervisors.set(target.id, sup);
     sup.start();
   }
 
-  hostChanged(row: HostRow): void {
+  hostChanged(target: EngineTarget): void {
     this.changes++;
-    this.supervisors.get(row.id)?.update(this.supervised(row));
-  }
-
-  /** Calls `listener` for every engine event about a container, on every host. */
-  onContainerEvent(listener: ContainerEventListener): () => void {
-    this.containerListeners.add(listener);
-    return () => this.containerListeners.delete(listener);
+    this.supervisors.get(target.id)?.update(target);
   }
 
   hostRemoved(hostId: string): void {
@@ -133,9 +180,7 @@ export class MonitorService implements HostRuntimeSource {
   listContainers(hostId?: string): Container[] {
     const defaultAutoRestart = this.deps.settings.get().default_auto_restart;
     const out: Container[] = [];
-    for (const sup of this.supervisors.values()) {
-      if (hostId !== undefined && sup.id !== hostId) continue;
-      if (sup.status === 'offline') continue;
+    for (const sup of this.reachable(hostId)) {
       for (const c of sup.containers.values()) {
         out.push(
           toContainer(sup, c, this.deps.containerSettings.get(sup.id, c.name), defaultAutoRestart),
@@ -157,7 +202,7 @@ export class MonitorService implements HostRuntimeSource {
       const spark = this.hostSparklines.of(sup.id);
       if (spark !== null) host_sparklines[sup.id] = spark;
       for (const [id, set] of sup.stats.sparklines)
-        container_sparklines[`${sup.id}:${id}`] = set.toJSON();
+        container_sparklines[containerKey(sup.id, id)] = set.toJSON();
     }
     return {
       containers: this.listContainers(),
@@ -198,7 +243,9 @@ export class MonitorService implements HostRuntimeSource {
   private scheduleTick(delayMs: number): void {
     clearTimeout(this.tickTimer);
     if (!this.running) return;
-    this.tickTimer = setTimeout(() => void this.tick(), delayMs);
+    this.tickTimer = setTimeout(() => {
+      this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'monitor tick crashed'));
+    }, delayMs);
   }
 
   private async tick(): Promise<void> {
@@ -226,17 +273,16 @@ export class MonitorService implements HostRuntimeSource {
       }),
     );
     this.changes++;
+    this.emitter.emit('statsSampled', { at: new Date().toISOString() });
     if (this.deps.hub.connectionCount > 0) {
       this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
     }
   }
 
-  private supervised(row: HostRow): SupervisedHost {
-    return {
-      id: row.id,
-      name: row.name,
-      endpoint: this.deps.hosts.endpointOf(row),
-      lastEventAt: row.last_event_at,
-    };
+  /** Supervisors of hosts that answer (all of them, or the one asked for). */
+  private reachable(hostId?: string): HostSupervisor[] {
+    return [...this.supervisors.values()].filter(
+      (sup) => sup.status !== 'offline' && (hostId === undefined || sup.id === hostId),
+    );
   }
 }

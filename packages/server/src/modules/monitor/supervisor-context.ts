@@ -1,19 +1,14 @@
 import type { HostStatus } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EngineEndpoint } from '../../docker/index.js';
 import type { EventInput } from '../events/index.js';
-import type { StatsSource } from '../stats/host-stats-collector.js';
+import type { EngineTarget } from '../hosts/index.js';
+import type { StatsSource } from '../stats/index.js';
+import type { FleetEventMap } from './fleet.js';
 
 // What a HostSupervisor is given: the host it watches and what it may call back into.
 
 /** The host as the supervisor needs it. */
-export interface SupervisedHost {
-  id: string;
-  name: string;
-  endpoint: EngineEndpoint;
-  /** Seconds (fractional) of the newest engine event already processed. */
-  lastEventAt: number | null;
-}
+export type SupervisedHost = EngineTarget;
 
 /** Facts about the engine worth keeping while it is offline. */
 export interface EngineFacts {
@@ -38,6 +33,6 @@ export interface SupervisorContext {
   /** Containers or their states changed: publish now, not on the next tick. */
   containersChanged: (hostId: string) => void;
   statusChanged: (hostId: string, status: HostStatus, error: string | null) => void;
-  /** An engine event about one container, after the picture was updated (auto-restart). */
-  containerEvent: (hostId: string, action: string, containerId: string, name: string) => void;
+  /** An engine event about one container, after the picture was updated. */
+  containerEvent: (event: FleetEventMap['containerChanged']) => void;
 }

@@ -1,7 +1,7 @@
-import type { UpdatesSummary } from '@berth/contracts';
+import { containerKey, type UpdatesSummary } from '@berth/contracts';
+import type Docker from 'dockerode';
 import { conflict } from '../../platform/http-errors.js';
-import type { EngineContainer } from '../containers/engine-container.js';
-import type { HostSupervisor } from '../monitor/host-supervisor.js';
+import type { ContainerSnapshot } from '../monitor/index.js';
 import { checkImage, type ImageCheck } from './image-check.js';
 import type { UpdatesStore } from './updates.store.js';
 
@@ -13,10 +13,9 @@ import type { UpdatesStore } from './updates.store.js';
 export class UpdatesService {
   constructor(private readonly store: UpdatesStore) {}
 
-  /** Checks one container's image against its registry and records the answer. */
-  async check(sup: HostSupervisor, c: EngineContainer): Promise<ImageCheck> {
-    const docker = sup.client;
-    if (docker === null) throw conflict(`Host ${sup.name} is offline`);
+  /** Checks one container's image against its registry (through its engine) and records it. */
+  async check(c: ContainerSnapshot, docker: Docker | null): Promise<ImageCheck> {
+    if (docker === null) throw conflict(`Host ${c.hostName} is offline`);
     let result: ImageCheck;
     try {
       const { Image: imageId } = await docker.getContainer(c.fullId).inspect();
@@ -29,7 +28,7 @@ export class UpdatesService {
     }
     const checked = result.kind === 'checked' ? result : null;
     await this.store.save({
-      host_id: sup.id,
+      host_id: c.hostId,
       container_name: c.name,
       container_id: c.id,
       image: c.image,
@@ -45,7 +44,7 @@ export class UpdatesService {
     const rows = await this.store.withUpdates();
     return {
       total_updates: rows.length,
-      containers_with_updates: rows.map((r) => `${r.host_id}:${r.container_id}`),
+      containers_with_updates: rows.map((r) => containerKey(r.host_id, r.container_id)),
     };
   }
 

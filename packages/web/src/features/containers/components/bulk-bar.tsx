@@ -1,3 +1,4 @@
+import { containerKey } from '@/lib/container-sort';
 import type { BatchRequestInput, Container } from '@berth/contracts';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -35,7 +36,7 @@ export function BulkBar({
   const [autoUpdate, setAutoUpdate] = useState(false);
   const [tags, setTags] = useState('');
   const [tagError, setTagError] = useState<string | null>(null);
-  const ids = selected.map((c) => `${c.host_id}:${c.id}`);
+  const ids = selected.map(containerKey);
 
   const run = async (request: Omit<BatchRequestInput, 'scope' | 'ids'>, progress: string) => {
     try {
@@ -178,7 +179,7 @@ export function BulkBar({
             data-testid="confirm-list"
           >
             {selected.map((c) => (
-              <li key={`${c.host_id}:${c.id}`}>
+              <li key={containerKey(c)}>
                 {c.name} <span className="text-slate-500">on {c.host_name}</span>
               </li>
             ))}

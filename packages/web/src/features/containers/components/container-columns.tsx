@@ -1,3 +1,4 @@
+import { containerKey } from '@/lib/container-sort';
 import type { Container, ContainerAction } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
 import {
@@ -138,7 +139,7 @@ export function containerColumns(actions: RowActions) {
       size: 76,
       header: 'Updates',
       cell: ({ row: { original: c } }) =>
-        actions.withUpdates.has(`${c.host_id}:${c.id}`) ? (
+        actions.withUpdates.has(containerKey(c)) ? (
           <span className="rounded bg-sky-500/20 px-1.5 py-0.5 text-xs text-sky-200">Update</span>
         ) : (
           <span className="text-slate-600">—</span>

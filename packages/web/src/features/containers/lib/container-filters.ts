@@ -1,3 +1,4 @@
+import { containerKey } from '@/lib/container-sort';
 import type { Container } from '@berth/contracts';
 
 export type Toggle = 'enabled' | 'disabled';
@@ -116,7 +117,7 @@ export function applyFilters(
       return false;
     // Health checks arrive with their own domain: none is enabled yet.
     if (f.healthCheck === 'enabled') return false;
-    if (f.updates && !ctx.withUpdates.has(`${c.host_id}:${c.id}`)) return false;
+    if (f.updates && !ctx.withUpdates.has(containerKey(c))) return false;
     if (f.desired.length > 0 && !f.desired.includes(c.desired_state)) return false;
     if (q === '') return true;
     return [c.name, c.image, c.host_name, ...c.tags].some((v) => v.toLowerCase().includes(q));

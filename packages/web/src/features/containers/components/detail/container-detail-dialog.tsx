@@ -1,3 +1,4 @@
+import { containerKey as keyOf } from '@berth/contracts';
 import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -51,8 +52,8 @@ export function ContainerDetailDialog({
     select: (all) => all.find((c) => containerKey(c) === key),
   }).data;
   useLiveMessages('container_recreated', ({ data }) => {
-    if (`${data.host_id}:${data.old_container_id}` === key)
-      setKey(`${data.host_id}:${data.new_container_id}`);
+    if (keyOf(data.host_id, data.old_container_id) === key)
+      setKey(keyOf(data.host_id, data.new_container_id));
   });
   return (
     <Dialog

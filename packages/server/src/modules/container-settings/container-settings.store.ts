@@ -5,7 +5,7 @@ import type { ContainerSettingsTable } from '../../db/schema.js';
 export type ContainerSettingsRow = Selectable<ContainerSettingsTable>;
 
 /** Per-container settings, keyed by host and container name so they survive a recreate. */
-export function createContainersStore(db: Db) {
+export function createContainerSettingsStore(db: Db) {
   return {
     listAll: (): Promise<ContainerSettingsRow[]> =>
       db.selectFrom('container_settings').selectAll().execute(),
@@ -37,4 +37,4 @@ export function createContainersStore(db: Db) {
   };
 }
 
-export type ContainersStore = ReturnType<typeof createContainersStore>;
+export type ContainerSettingsStore = ReturnType<typeof createContainerSettingsStore>;

@@ -1,4 +1,5 @@
 import {
+  containerKey,
   DERIVED_TAG_PATTERN,
   MAX_CONTAINER_TAGS,
   type Container,
@@ -7,9 +8,10 @@ import {
 } from '@berth/contracts';
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { EventsService } from '../events/index.js';
-import type { MonitorService } from '../monitor/monitor.service.js';
-import type { ContainerSettings } from './container-settings.js';
-import type { ContainerSettingsRow } from './containers.store.js';
+import type { Fleet } from '../monitor/index.js';
+import type { ContainerSettings } from './container-settings.cache.js';
+import type { ContainerSettingsRow } from './container-settings.store.js';
+import { KeyedQueue } from './keyed-queue.js';
 
 type Change = Partial<
   Pick<
@@ -23,10 +25,18 @@ type Change = Partial<
   >
 >;
 
-/** Tags, auto-restart, desired state and Web UI link of one container (spec 2 §7). */
+type Decide = (row: ContainerSettingsRow) => {
+  change: Change;
+  title: string;
+  message: string | null;
+};
+
+/** Tags, auto-restart, desired state and Web UI link of one container. */
 export class ContainerSettingsService {
+  private readonly queue = new KeyedQueue();
+
   constructor(
-    private readonly monitor: MonitorService,
+    private readonly fleet: Fleet,
     private readonly settings: ContainerSettings,
     private readonly events: EventsService,
   ) {}
@@ -91,23 +101,33 @@ export class ContainerSettingsService {
     }));
   }
 
-  /** Saves a change to the container's settings, records who made it and pushes it live. */
-  private async update(
+  /**
+   * Saves a change to the container's settings, records who made it and pushes it live.
+   * Changes to one container run one after another: each reads what the previous one wrote
+   * (two tag edits at once would otherwise both start from the same tags and one be lost).
+   */
+  private update(
     hostId: string,
     containerId: string,
     username: string,
-    decide: (row: ContainerSettingsRow) => {
-      change: Change;
-      title: string;
-      message: string | null;
-    },
+    decide: Decide,
   ): Promise<Container> {
-    const sup = this.monitor.supervisor(hostId);
-    if (sup === undefined) throw notFound('Host not found');
-    const c = sup.containers.get(containerId.slice(0, 12));
+    return this.queue.run(containerKey(hostId, containerId), () =>
+      this.apply(hostId, containerId, username, decide),
+    );
+  }
+
+  private async apply(
+    hostId: string,
+    containerId: string,
+    username: string,
+    decide: Decide,
+  ): Promise<Container> {
+    if (this.fleet.host(hostId) === undefined) throw notFound('Host not found');
+    const c = this.fleet.container(hostId, containerId);
     if (c === undefined) throw notFound('Container not found');
-    const current: ContainerSettingsRow = this.settings.get(sup.id, c.name) ?? {
-      host_id: sup.id,
+    const current: ContainerSettingsRow = this.settings.get(c.hostId, c.name) ?? {
+      host_id: c.hostId,
       container_name: c.name,
       tags: '[]',
       auto_restart: null,
@@ -125,14 +145,14 @@ export class ContainerSettingsService {
       event_type: 'settings_changed',
       title: `Container ${c.name}: ${title} by ${username}`,
       message,
-      host_id: sup.id,
-      host_name: sup.name,
-      container_id: `${sup.id}:${c.id}`,
+      host_id: c.hostId,
+      host_name: c.hostName,
+      container_id: containerKey(c.hostId, c.id),
       container_name: c.name,
       triggered_by: username,
     });
-    this.monitor.pushSoon();
-    const updated = this.monitor.listContainers(sup.id).find((x) => x.id === c.id);
+    this.fleet.changed();
+    const updated = this.fleet.listContainers(c.hostId).find((x) => x.id === c.id);
     if (updated === undefined) throw notFound('Container not found');
     return updated;
   }

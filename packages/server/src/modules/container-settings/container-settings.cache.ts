@@ -1,4 +1,4 @@
-import type { ContainerSettingsRow, ContainersStore } from './containers.store.js';
+import type { ContainerSettingsRow, ContainerSettingsStore } from './container-settings.store.js';
 
 const key = (hostId: string, name: string) => `${hostId}\u0000${name}`;
 
@@ -9,7 +9,7 @@ const key = (hostId: string, name: string) => `${hostId}\u0000${name}`;
 export class ContainerSettings {
   private readonly rows = new Map<string, ContainerSettingsRow>();
 
-  constructor(private readonly store: ContainersStore) {}
+  constructor(private readonly store: ContainerSettingsStore) {}
 
   async load(): Promise<void> {
     this.rows.clear();

@@ -1,0 +1,69 @@
+import type { Container, HostStatus } from '@berth/contracts';
+import type Docker from 'dockerode';
+import type { EngineContainer } from './engine-container.js';
+
+// The monitor as every other module sees it: read-mostly snapshots, engine clients by
+// purpose, and events to subscribe to. The supervisors behind it stay private, so the
+// live picture can only change through the monitor itself.
+
+/** One container as the monitor last saw it; frozen, so readers cannot change the picture. */
+export type ContainerSnapshot = Readonly<EngineContainer> & {
+  readonly hostId: string;
+  readonly hostName: string;
+};
+
+/** A supervised host: who it is and how it is doing. */
+export interface FleetHost {
+  readonly id: string;
+  readonly name: string;
+  readonly status: HostStatus;
+  readonly error: string | null;
+}
+
+/**
+ * What an engine client is for. `query` answers within the connection timeout; `action`
+ * may be held for a container's whole stop timeout (stop, restart), so it waits longer.
+ */
+export type EnginePurpose = 'query' | 'action';
+
+/** The events other modules may subscribe to. */
+export interface FleetEventMap {
+  /** An engine event about one container, after the picture was updated. */
+  containerChanged: {
+    hostId: string;
+    /** The engine's action: start, die, stop, destroy, health_status: healthy, ... */
+    action: string;
+    /** Short id. */
+    containerId: string;
+    name: string;
+    /** The container after the event; null once it is gone. */
+    container: ContainerSnapshot | null;
+  };
+  hostStatusChanged: { hostId: string; status: HostStatus; error: string | null };
+  /** A stats pass over every host ended; the samples are in `containers()` and the API list. */
+  statsSampled: { at: string };
+}
+
+export type FleetEvent = keyof FleetEventMap;
+export type FleetListener<E extends FleetEvent> = (payload: FleetEventMap[E]) => void;
+
+export interface Fleet {
+  host(hostId: string): FleetHost | undefined;
+  hosts(): FleetHost[];
+  /** A container by its short or full id. */
+  container(hostId: string, containerId: string): ContainerSnapshot | undefined;
+  containerByName(hostId: string, name: string): ContainerSnapshot | undefined;
+  /** Every container of every reachable host, or of one host. */
+  containers(hostId?: string): ContainerSnapshot[];
+  /** A client for the host's engine; null when the host is unknown or offline. */
+  engine(hostId: string, options: { purpose: EnginePurpose }): Docker | null;
+  /** Re-reads one container after an action, so answers and pushes carry its new state. */
+  refresh(hostId: string, containerId: string): Promise<ContainerSnapshot | null>;
+  /** Containers in the API's shape, with Berth's settings and live stats. */
+  listContainers(hostId?: string): Container[];
+  /** The same list written as JSON; one text is shared by every caller until it changes. */
+  containersJson(hostId?: string): string;
+  /** Something shown in the container list changed: push it to browsers shortly. */
+  changed(): void;
+  on<E extends FleetEvent>(event: E, listener: FleetListener<E>): () => void;
+}

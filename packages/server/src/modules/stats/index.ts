@@ -1,0 +1,2 @@
+export { HostStatsCollector, type StatsSource } from './host-stats-collector.js';
+export { SparklineSet } from './ring-buffer.js';
