@@ -80,8 +80,15 @@ export function createEngineClient(
           ...(target.tls ? { ca: target.tls.ca, cert: target.tls.cert, key: target.tls.key } : {}),
         });
   useAgents(docker, { buffered: new Guarded(limits, true), stream: new Guarded(limits, false) });
+  clientLimits.set(docker, limits);
   return docker;
 }
+
+const clientLimits = new WeakMap<Docker, EngineLimits>();
+
+/** The limits `docker` was built with (defaults for a client made elsewhere). */
+export const limitsOf = (docker: Docker): EngineLimits =>
+  clientLimits.get(docker) ?? engineLimits();
 
 /**
  * docker-modem reads `agent` synchronously when a call is dialled and knows then whether

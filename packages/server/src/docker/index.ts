@@ -1,6 +1,7 @@
 export {
   createEngineClient,
   engineLimits,
+  limitsOf,
   MAX_ANSWER_BYTES,
   type EngineClientOptions,
   type EngineEndpoint,
@@ -18,3 +19,4 @@ export {
   type EngineEventQuery,
   type EngineEventStream,
 } from './event-stream.js';
+export { readContainerLogs, type ContainerLogsQuery } from './engine-logs.js';

@@ -1,7 +1,8 @@
 import type { ContainerLogsResponse } from '@berth/contracts';
 import { conflict, notFound, tooManyRequests } from '../../platform/http-errors.js';
 import type { MonitorService } from '../monitor/monitor.service.js';
-import { parseLogBuffer } from './log-frames.js';
+import { readContainerLogs } from '../../docker/index.js';
+import { LogFrameReader } from './log-frames.js';
 
 /** A viewer polls every 2 s; this allows bursts (tail changes, manual refresh) but not floods. */
 const WINDOW_MS = 10_000;
@@ -28,15 +29,12 @@ export class ContainerLogsService {
     if (docker === null) throw conflict(`Host ${sup.name} is offline`);
     const since = query.since === undefined ? undefined : toUnixSeconds(query.since);
     try {
-      const buffer = await docker.getContainer(c.fullId).logs({
-        stdout: true,
-        stderr: true,
-        timestamps: true,
-        follow: false,
-        tail: query.tail,
-        ...(since === undefined ? {} : { since }),
-      });
-      return { container_id: c.id, container_name: c.name, logs: parseLogBuffer(buffer) };
+      // Streamed and bounded as it arrives: a log answer can be far larger than memory allows.
+      const reader = new LogFrameReader();
+      await readContainerLogs(docker, c.fullId, { tail: query.tail, since }, (chunk) =>
+        reader.push(chunk),
+      );
+      return { container_id: c.id, container_name: c.name, logs: reader.end() };
     } catch (err) {
       if ((err as { statusCode?: unknown }).statusCode === 404)
         throw notFound('Container not found');
