@@ -1,13 +1,4 @@
-// Small stream and promise helpers of the host supervisor.
-
-/** Stops an engine event stream for good, swallowing its late errors. */
-export function destroyStream(stream: NodeJS.ReadableStream): void {
-  const s = stream as NodeJS.ReadableStream & { destroy?: () => void };
-  s.removeAllListeners('end');
-  s.removeAllListeners('error');
-  s.on('error', () => undefined);
-  s.destroy?.();
-}
+// Small promise helpers of the host supervisor (the event stream closes itself: docker/).
 
 /** `promise`, or an ETIMEDOUT error after `ms`. */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
