@@ -20,6 +20,8 @@ import { updatesRoutes } from './modules/updates/index.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/json-body.js';
 import { registerLiveChannel } from './platform/live-channel.js';
+import { registerOriginCheck } from './platform/origin-check.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { registerWebApp } from './platform/web-app.js';
 import { createServices, type AppServices } from './services.js';
 
@@ -38,6 +40,7 @@ declare module 'fastify' {
 export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
@@ -52,6 +55,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  await registerSecurityHeaders(app);
+  registerOriginCheck(app, config.allowedOrigins);
   await app.register(cookie);
   app.decorateRequest('auth', null);
 
@@ -76,7 +81,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         signedIn.addHook('onRequest', guard);
         protectedAuthRoutes(signedIn, {
           ...authOptions,
-          onLogout: (tokenHash) => services.hub.closeSession(tokenHash),
+          onSessionEnded: (tokenHash) => services.hub.closeSession(tokenHash),
         });
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
@@ -100,6 +105,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       if (session.user.is_first_login) return { refused: 'Password change required' };
       return { sessionKey: session.tokenHash };
     },
+    isSessionAlive: (tokenHash) => services.auth.isSessionAlive(tokenHash),
     initialState: async () => ({
       hosts: await services.hosts.list(),
       containers: services.monitor.listContainers(),
@@ -108,6 +114,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
 
   await services.monitor.start();
+  services.retention.start();
+  app.addHook('onClose', async () => {
+    services.retention.stop();
+    await services.events.close();
+  });
   app.addHook('onClose', (_instance, done) => {
     services.autoRestart.stop();
     services.monitor.stop();

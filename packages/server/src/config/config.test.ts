@@ -28,3 +28,28 @@ describe('loadConfig', () => {
     expect(loadConfig({ BERTH_PORT: '' }).port).toBe(8080);
   });
 });
+
+describe('proxy settings', () => {
+  it('leaves proxy headers untrusted and no extra origins by default', () => {
+    const config = loadConfig({});
+    expect(config.trustProxy).toBe(false);
+    expect(config.allowedOrigins).toEqual([]);
+  });
+
+  it('reads BERTH_TRUST_PROXY as a flag', () => {
+    expect(loadConfig({ BERTH_TRUST_PROXY: 'yes' }).trustProxy).toBe(true);
+    expect(() => loadConfig({ BERTH_TRUST_PROXY: 'sometimes' })).toThrow(/BERTH_TRUST_PROXY/);
+  });
+
+  it('normalises BERTH_ALLOWED_ORIGINS and refuses anything that is not an origin', () => {
+    const config = loadConfig({
+      BERTH_ALLOWED_ORIGINS: ' https://Berth.Example.com:443/ , http://10.0.0.5:8080,',
+    });
+    expect(config.allowedOrigins).toEqual(['https://berth.example.com', 'http://10.0.0.5:8080']);
+    for (const bad of ['berth.example.com', 'https://x.example/path', 'ftp://x.example', '*']) {
+      expect(() => loadConfig({ BERTH_ALLOWED_ORIGINS: bad })).toThrow(
+        /^Invalid configuration: BERTH_ALLOWED_ORIGINS: /,
+      );
+    }
+  });
+});

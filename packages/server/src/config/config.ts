@@ -5,6 +5,19 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** `scheme://host[:port]` of an http(s) origin with nothing else, or null. */
+function parseOrigin(entry: string): string | null {
+  try {
+    const url = new URL(entry);
+    const bare = url.pathname === '/' && url.search === '' && url.hash === '';
+    const plain = url.username === '' && url.password === '';
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare || !plain) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
 /** Environment variables Berth reads; this module is the only reader of process.env. */
 const envSchema = z.object({
   BERTH_PORT: z.coerce
@@ -28,6 +41,28 @@ const envSchema = z.object({
     })
     .default('info'),
   BERTH_SECURE_COOKIES: booleanFlag.default(false),
+  /** Behind a reverse proxy: read the client address and https from X-Forwarded-*. */
+  BERTH_TRUST_PROXY: booleanFlag.default(false),
+  /** Origins besides Berth's own that may send state-changing requests (a proxy's public URL). */
+  BERTH_ALLOWED_ORIGINS: z
+    .string()
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const entry of value.split(',').map((e) => e.trim())) {
+        if (entry === '') continue;
+        const origin = parseOrigin(entry);
+        if (origin === null) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be comma-separated origins like https://berth.example.com (bad: ${JSON.stringify(entry)})`,
+          });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    })
+    .default([]),
   /** Registered as a host on the first start when it answers; `none` turns that off. */
   BERTH_LOCAL_SOCKET: z
     .string()
@@ -49,6 +84,9 @@ export interface AppConfig {
   adminPassword: string | undefined;
   logLevel: z.infer<typeof envSchema>['BERTH_LOG_LEVEL'];
   secureCookies: boolean;
+  trustProxy: boolean;
+  /** Normalised origins (scheme://host[:port]) trusted besides the request's own. */
+  allowedOrigins: string[];
   webDir: string;
   localSocket: string | null;
   statsSource: 'auto' | 'files' | 'api';
@@ -86,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword: e.BERTH_ADMIN_PASSWORD,
     logLevel: e.BERTH_LOG_LEVEL,
     secureCookies: e.BERTH_SECURE_COOKIES,
+    trustProxy: e.BERTH_TRUST_PROXY,
+    allowedOrigins: e.BERTH_ALLOWED_ORIGINS,
     webDir: resolve(e.BERTH_WEB_DIR ?? DEFAULT_WEB_DIR),
     localSocket: e.BERTH_LOCAL_SOCKET === 'none' ? null : e.BERTH_LOCAL_SOCKET,
     statsSource: e.BERTH_STATS_SOURCE,

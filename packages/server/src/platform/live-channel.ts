@@ -5,12 +5,16 @@ import type { RawData } from 'ws';
 import { POLICY_VIOLATION, type LiveHub } from './live-hub.js';
 
 const HEARTBEAT_MS = 30_000;
+/** How soon a socket notices that its session expired or was deleted. */
+const SESSION_CHECK_MS = 60_000;
 const MAX_MESSAGE_BYTES = 4096;
 
 export interface LiveChannelOptions {
   hub: LiveHub;
   /** Resolves the signed-in session key of the upgrade request, or a reason to refuse. */
   authorize: (request: FastifyRequest) => Promise<{ sessionKey: string } | { refused: string }>;
+  /** False once a session has expired or been deleted: its sockets are then closed. */
+  isSessionAlive: (sessionKey: string) => Promise<boolean>;
   /** The snapshot sent to a browser right after it connects. */
   initialState: () => Promise<LiveMessageOf<'initial_state'>['data']>;
 }
@@ -21,8 +25,15 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
   const { hub } = opts;
   const heartbeat = setInterval(() => hub.sweep(), HEARTBEAT_MS);
   heartbeat.unref();
+  const sessionCheck = setInterval(() => {
+    hub.closeEndedSessions(opts.isSessionAlive).catch((err: unknown) => {
+      app.log.warn({ err }, 'checking the sessions of live sockets failed');
+    });
+  }, SESSION_CHECK_MS);
+  sessionCheck.unref();
   app.addHook('onClose', () => {
     clearInterval(heartbeat);
+    clearInterval(sessionCheck);
     hub.closeAll();
   });
 

@@ -50,10 +50,21 @@ export class LiveHub {
     return client;
   }
 
-  /** Closes every socket opened with this session (after logout). */
-  closeSession(sessionKey: string): void {
+  /** Closes every socket opened with this session (after logout or a password change). */
+  closeSession(sessionKey: string, reason = 'Signed out'): void {
     for (const client of this.clients) {
-      if (client.sessionKey === sessionKey) client.socket.close(POLICY_VIOLATION, 'Signed out');
+      if (client.sessionKey === sessionKey) client.socket.close(POLICY_VIOLATION, reason);
+    }
+  }
+
+  /**
+   * Closes the sockets whose session has ended (expired, deleted) since they connected;
+   * each distinct session is asked once.
+   */
+  async closeEndedSessions(isSessionAlive: (sessionKey: string) => Promise<boolean>) {
+    const keys = new Set([...this.clients].map((client) => client.sessionKey));
+    for (const key of keys) {
+      if (!(await isSessionAlive(key))) this.closeSession(key, 'Session expired');
     }
   }
 

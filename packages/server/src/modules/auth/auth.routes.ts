@@ -9,22 +9,23 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE, sessionOf } from './auth.guard.js';
-import type { AuthService } from './auth.service.js';
+import { SESSION_MAX_AGE_MS, type AuthService } from './auth.service.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
   secureCookies: boolean;
-  /** Lets the live channel close the signed-out session's sockets. */
-  onLogout?: (tokenHash: string) => void;
+  /** Lets the live channel close the sockets of a session that ended (logout, password change). */
+  onSessionEnded?: (tokenHash: string) => void;
 }
 
-const COOKIE_MAX_AGE_S = 30 * 24 * 60 * 60;
+const COOKIE_MAX_AGE_S = SESSION_MAX_AGE_MS / 1000;
 
 function cookieOptions(request: FastifyRequest, secureCookies: boolean) {
   return {
     path: '/',
     httpOnly: true,
-    sameSite: 'lax' as const,
+    // Strict: no other site, not even a link from one, makes the browser send the session.
+    sameSite: 'strict' as const,
     secure: secureCookies || request.protocol === 'https',
   };
 }
@@ -62,7 +63,7 @@ export function protectedAuthRoutes(app: FastifyInstance, opts: AuthRoutesOption
     async (request, reply: FastifyReply) => {
       const { tokenHash } = sessionOf(request);
       await opts.auth.logout(tokenHash);
-      opts.onLogout?.(tokenHash);
+      opts.onSessionEnded?.(tokenHash);
       void reply.clearCookie(SESSION_COOKIE, cookieOptions(request, opts.secureCookies));
       return { ok: true as const };
     },
@@ -82,7 +83,13 @@ export function protectedAuthRoutes(app: FastifyInstance, opts: AuthRoutesOption
     },
     async (request) => {
       const { current_password, new_password } = request.body;
-      await opts.auth.changePassword(sessionOf(request), current_password, new_password);
+      const ended = await opts.auth.changePassword(
+        sessionOf(request),
+        current_password,
+        new_password,
+        request.ip,
+      );
+      for (const tokenHash of ended) opts.onSessionEnded?.(tokenHash);
       return { ok: true as const };
     },
   );

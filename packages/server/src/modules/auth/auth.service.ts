@@ -8,8 +8,18 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 
 /** Sessions live this long after their last use. */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** And never longer than this after sign-in, however busy (the cookie's max age too). */
+export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+const LOGIN_LIMITED = 'Too many login attempts. Please try again later.';
+const PASSWORD_LIMITED = 'Too many password attempts. Please try again later.';
 /** last_seen_at is written at most this often, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface AuthServiceOptions {
+  loginThrottle?: LoginThrottle;
+  passwordThrottle?: LoginThrottle;
+  now?: () => number;
+}
 
 export interface SessionContext {
   user: User;
@@ -31,12 +41,20 @@ export function toUserResponse(row: UserRow): User {
 
 /** Sign-in, sessions, password and profile rules. */
 export class AuthService {
+  private readonly loginThrottle: LoginThrottle;
+  /** Wrong current passwords, per user and address: a stolen session cannot guess at speed. */
+  private readonly passwordThrottle: LoginThrottle;
+  private readonly now: () => number;
+
   constructor(
     private readonly store: AuthStore,
     private readonly log: FastifyBaseLogger,
-    private readonly throttle = new LoginThrottle(),
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: AuthServiceOptions = {},
+  ) {
+    this.loginThrottle = options.loginThrottle ?? new LoginThrottle();
+    this.passwordThrottle = options.passwordThrottle ?? new LoginThrottle();
+    this.now = options.now ?? Date.now;
+  }
 
   /**
    * Creates the first user on an empty database. Without a configured password a random
@@ -67,16 +85,14 @@ export class AuthService {
     password: string,
     address: string,
   ): Promise<{ user: User; token: string }> {
-    if (this.throttle.isBlocked(address, username)) {
-      throw tooManyRequests('Too many login attempts. Please try again later.');
-    }
+    const attempt = this.loginThrottle.begin(address, username);
+    if (attempt === null) throw tooManyRequests(LOGIN_LIMITED);
+    await attempt.wait();
     const row = await this.store.findUserByName(username);
     const valid = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), password);
-    if (row === undefined || !valid) {
-      this.throttle.recordFailure(address, username);
-      throw unauthorized('Invalid username or password');
-    }
-    this.throttle.recordSuccess(username);
+    // A failure keeps its reservation: it is what the throttle counts.
+    if (row === undefined || !valid) throw unauthorized('Invalid username or password');
+    attempt.succeeded();
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     await this.store.insertSession({
@@ -92,36 +108,63 @@ export class AuthService {
   async authenticate(token: string | undefined): Promise<SessionContext | null> {
     if (token === undefined || token.length === 0 || token.length > 200) return null;
     const tokenHash = hashToken(token);
-    const session = await this.store.findSession(tokenHash);
+    const session = await this.liveSession(tokenHash);
+    if (session === null) return null;
+    const row = await this.store.findUserById(session.user_id);
+    if (row === undefined) return null;
     const now = this.now();
+    if (now - Date.parse(session.last_seen_at) > TOUCH_INTERVAL_MS) {
+      const expiresAt = Math.min(now + SESSION_IDLE_MS, session.endsAt);
+      await this.store.touchSession(tokenHash, iso(now), iso(expiresAt));
+    }
+    return { user: toUserResponse(row), tokenHash };
+  }
+
+  /** For open sockets: false once the session expired or was deleted. Never extends it. */
+  async isSessionAlive(tokenHash: string): Promise<boolean> {
+    return (await this.liveSession(tokenHash)) !== null;
+  }
+
+  /** The stored session unless it passed its idle or absolute end (then it is deleted). */
+  private async liveSession(tokenHash: string) {
+    const session = await this.store.findSession(tokenHash);
     if (session === undefined) return null;
-    if (Date.parse(session.expires_at) <= now) {
+    const endsAt = Date.parse(session.created_at) + SESSION_MAX_AGE_MS;
+    const now = this.now();
+    if (Date.parse(session.expires_at) <= now || endsAt <= now) {
       await this.store.deleteSession(tokenHash);
       return null;
     }
-    const row = await this.store.findUserById(session.user_id);
-    if (row === undefined) return null;
-    if (now - Date.parse(session.last_seen_at) > TOUCH_INTERVAL_MS) {
-      await this.store.touchSession(tokenHash, iso(now), iso(now + SESSION_IDLE_MS));
-    }
-    return { user: toUserResponse(row), tokenHash };
+    return { ...session, endsAt };
   }
 
   async logout(tokenHash: string): Promise<void> {
     await this.store.deleteSession(tokenHash);
   }
 
-  /** Changes the password, clears is_first_login and signs out the user's other sessions. */
-  async changePassword(session: SessionContext, current: string, next: string): Promise<void> {
+  /**
+   * Changes the password, clears is_first_login and signs out the user's other sessions;
+   * returns their token hashes so their sockets can be closed too.
+   */
+  async changePassword(
+    session: SessionContext,
+    current: string,
+    next: string,
+    address: string,
+  ): Promise<string[]> {
+    const attempt = this.passwordThrottle.begin(address, `#${session.user.id}`);
+    if (attempt === null) throw tooManyRequests(PASSWORD_LIMITED);
+    await attempt.wait();
     const row = await this.store.findUserById(session.user.id);
     if (row === undefined || !(await verifyPassword(row.password_hash, current))) {
       throw unauthorized('Current password is incorrect');
     }
+    attempt.succeeded();
     if (current === next) {
       throw badRequest('new_password: New password must be different from the current password');
     }
     await this.store.updatePassword(row.id, await hashPassword(next), iso(this.now()));
-    await this.store.deleteOtherSessions(row.id, session.tokenHash);
+    return this.store.deleteOtherSessions(row.id, session.tokenHash);
   }
 
   async updateProfile(userId: number, username: string, displayName: string | null): Promise<User> {

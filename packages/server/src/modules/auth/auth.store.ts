@@ -78,7 +78,7 @@ export function createAuthStore(db: Db) {
     findSession: (tokenHash: string) =>
       db
         .selectFrom('sessions')
-        .select(['token_hash', 'user_id', 'last_seen_at', 'expires_at'])
+        .select(['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst(),
 
@@ -92,12 +92,16 @@ export function createAuthStore(db: Db) {
     deleteSession: (tokenHash: string) =>
       db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute(),
 
-    deleteOtherSessions: (userId: number, keepTokenHash: string) =>
-      db
-        .deleteFrom('sessions')
-        .where('user_id', '=', userId)
-        .where('token_hash', '!=', keepTokenHash)
-        .execute(),
+    /** Returns the token hashes it deleted, so their live sockets can be closed. */
+    deleteOtherSessions: async (userId: number, keepTokenHash: string) =>
+      (
+        await db
+          .deleteFrom('sessions')
+          .where('user_id', '=', userId)
+          .where('token_hash', '!=', keepTokenHash)
+          .returning('token_hash')
+          .execute()
+      ).map((row) => row.token_hash),
 
     deleteExpiredSessions: (now: string) =>
       db.deleteFrom('sessions').where('expires_at', '<', now).execute(),

@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/** A year, without includeSubDomains: Berth must not decide for its operator's other hosts. */
+const HSTS_VALUE = 'max-age=31536000';
+/** What a Host header may look like before it is written into the CSP (no `;`, no spaces). */
+const SAFE_HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+/**
+ * The live channel's own ws:/wss: address. CSP3 lets 'self' cover it already; older Safari
+ * does not, so it is listed explicitly when the Host header is plainly a host.
+ */
+function liveChannelSource(req: IncomingMessage, _res: ServerResponse): string {
+  const host = req.headers.host ?? '';
+  return SAFE_HOST.test(host) ? `ws://${host} wss://${host}` : "'self'";
+}
+
+/**
+ * Security headers on every answer (API, web app, errors, 404s). The CSP allows only Berth's
+ * own files: the build emits no inline script. Styles: the bundle's CSS is a file, but sonner
+ * (toasts) and Radix's scroll lock insert <style> elements at run time, so style elements need
+ * 'unsafe-inline'; style attributes in markup are not used (React sets styles through the
+ * CSSOM, which CSP does not govern) and stay forbidden.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        styleSrcElem: ["'self'", "'unsafe-inline'"],
+        styleSrcAttr: ["'none'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", liveChannelSource],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        // No upgrade-insecure-requests: Berth is often served over plain http on a LAN.
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // HSTS only means something over https; sent below when the request came that way.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') void reply.header('strict-transport-security', HSTS_VALUE);
+  });
+}
