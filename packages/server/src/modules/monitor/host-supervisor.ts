@@ -98,6 +98,7 @@ export class HostSupervisor {
     if (this.client === null) return null;
     this.actionDocker ??= createEngineClient(this.host.endpoint, {
       timeoutMs: this.ctx.timeoutMs() + MAX_STOP_WAIT_MS,
+      connectTimeoutMs: this.ctx.timeoutMs(),
     });
     return this.actionDocker;
   }
