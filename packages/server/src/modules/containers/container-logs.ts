@@ -1,6 +1,6 @@
 import type { ContainerLogsResponse } from '@berth/contracts';
 import { conflict, notFound, tooManyRequests } from '../../platform/http-errors.js';
-import type { MonitorService } from '../monitor/monitor.service.js';
+import type { Fleet } from '../monitor/index.js';
 import { readContainerLogs } from '../../docker/index.js';
 import { LogFrameReader } from './log-frames.js';
 
@@ -12,7 +12,7 @@ const MAX_PER_WINDOW = 20;
 export class ContainerLogsService {
   private readonly recent = new Map<string, number[]>();
 
-  constructor(private readonly monitor: MonitorService) {}
+  constructor(private readonly fleet: Fleet) {}
 
   async read(
     viewer: string,
@@ -21,12 +21,12 @@ export class ContainerLogsService {
     query: { tail: number; since?: string | undefined },
   ): Promise<ContainerLogsResponse> {
     this.throttle(`${viewer}\u0000${hostId}\u0000${containerId}`);
-    const sup = this.monitor.supervisor(hostId);
-    if (sup === undefined) throw notFound('Host not found');
-    const c = sup.containers.get(containerId.slice(0, 12));
+    const host = this.fleet.host(hostId);
+    if (host === undefined) throw notFound('Host not found');
+    const c = this.fleet.container(hostId, containerId);
     if (c === undefined) throw notFound('Container not found');
-    const docker = sup.client;
-    if (docker === null) throw conflict(`Host ${sup.name} is offline`);
+    const docker = this.fleet.engine(hostId, { purpose: 'query' });
+    if (docker === null) throw conflict(`Host ${host.name} is offline`);
     const since = query.since === undefined ? undefined : toUnixSeconds(query.since);
     try {
       // Streamed and bounded as it arrives: a log answer can be far larger than memory allows.
