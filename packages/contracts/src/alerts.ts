@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alertRuleSchema } from './alert-rules.js';
 
 export const alertStateSchema = z.enum(['open', 'snoozed', 'resolved']);
 export type AlertState = z.infer<typeof alertStateSchema>;
@@ -6,7 +7,17 @@ export type AlertState = z.infer<typeof alertStateSchema>;
 export const alertSeveritySchema = z.enum(['critical', 'error', 'warning', 'info']);
 export type AlertSeverity = z.infer<typeof alertSeveritySchema>;
 
-/** An alert raised by a rule (spec 3 §3). */
+/**
+ * The scope id of a container alert: host id and container name, so a container recreated
+ * under its name keeps its alert and a new container never inherits an old id's.
+ */
+export const containerScopeId = (hostId: string, containerName: string): string =>
+  `${hostId}:${containerName}`;
+
+/**
+ * An alert raised by a rule (spec 3 §3). One is open per rule and scope at a time; while
+ * it stays open `last_seen`, `current_value` and `occurrences` move instead of new alerts.
+ */
 export const alertSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -27,6 +38,10 @@ export const alertSchema = z.object({
   snoozed_until: z.string().nullable(),
   resolved_at: z.string().nullable(),
   resolved_reason: z.string().nullable(),
+  /** How many times the condition was seen while this alert stayed open. */
+  occurrences: z.number(),
+  /** The rule's name when it was raised (the rule may be deleted since). */
+  rule_name: z.string().nullable(),
 });
 export type Alert = z.infer<typeof alertSchema>;
 
@@ -59,6 +74,74 @@ export const alertStatsSchema = z.object({
   by_severity: z.record(alertSeveritySchema, z.number()),
 });
 export type AlertStats = z.infer<typeof alertStatsSchema>;
+
+/** GET/POST /api/alerts/{id}/annotations. */
+export const alertAnnotationSchema = z.object({
+  id: z.number(),
+  /** The signed-in user who wrote it (a `user` in the body is ignored). */
+  user: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+});
+export type AlertAnnotation = z.infer<typeof alertAnnotationSchema>;
+
+export const alertAnnotationListSchema = z.object({ annotations: z.array(alertAnnotationSchema) });
+export type AlertAnnotationList = z.infer<typeof alertAnnotationListSchema>;
+
+export const alertAnnotationCreateSchema = z.strictObject({
+  text: z
+    .string({ message: 'Annotation text is required' })
+    .trim()
+    .min(1, 'Annotation text must not be blank')
+    .max(5000, 'Annotation text must be at most 5000 characters'),
+  /** Accepted for compatibility; the author is the signed-in user. */
+  user: z.string().max(200).optional(),
+});
+export type AlertAnnotationCreate = z.infer<typeof alertAnnotationCreateSchema>;
+
+export const MANUAL_RESOLVE_REASON = 'Manually resolved';
+
+/** POST /api/alerts/{id}/resolve; no body or no reason means 'Manually resolved'. */
+export const alertResolveSchema = z
+  .strictObject({ reason: z.string().trim().max(500).optional() })
+  .nullish();
+export type AlertResolve = z.infer<typeof alertResolveSchema>;
+
+/** POST /api/alerts/{id}/snooze: up to a week. */
+export const alertSnoozeSchema = z.strictObject({
+  duration_minutes: z
+    .number({ message: 'duration_minutes is required' })
+    .int('Must be a whole number of minutes')
+    .min(1, 'Must be between 1 and 10080 minutes')
+    .max(10_080, 'Must be between 1 and 10080 minutes'),
+});
+export type AlertSnooze = z.infer<typeof alertSnoozeSchema>;
+
+export const alertParamsSchema = z.strictObject({ id: z.string().min(1).max(100) });
+
+/**
+ * What the engine hands the notify port when a notification is due: when an alert is
+ * raised (after its duration and occurrences, outside its cooldown) and, for rules with
+ * auto_resolve, when it resolves. Channels deliver it; the engine only decides when.
+ */
+export const notificationRequestSchema = z.object({
+  event: z.enum(['raised', 'resolved']),
+  alert: alertSchema,
+  rule: alertRuleSchema.pick({
+    id: true,
+    name: true,
+    kind: true,
+    severity: true,
+    custom_template: true,
+    notify_channels_json: true,
+  }),
+  /** Which of the settings' templates applies when the rule has no custom one. */
+  template: z.enum(['metric', 'state_change', 'health', 'update']),
+  /** Template variables known at the time: old/new state, exit code, restart count... */
+  context: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+  at: z.string(),
+});
+export type NotificationRequest = z.infer<typeof notificationRequestSchema>;
 
 /** GET /api/updates/summary: containers with an image update waiting. */
 export const updatesSummarySchema = z.object({

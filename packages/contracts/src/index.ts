@@ -1,3 +1,4 @@
+export * from './alert-rules.js';
 export * from './alerts.js';
 export * from './auth.js';
 export * from './batch.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alertSchema } from './alerts.js';
 import { batchItemSchema, batchJobSummarySchema } from './batch.js';
 import { containerSchema } from './containers.js';
 import { eventSchema } from './events.js';
@@ -97,6 +98,11 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
       speed_mbps: z.number().nullable(),
     }),
   ),
+  /** An alert was raised (or reopened); counts change without a refetch. */
+  message('alert_raised', z.object({ alert: alertSchema })),
+  message('alert_resolved', z.object({ alert: alertSchema })),
+  /** Snoozed or unsnoozed (by hand, or when a snooze expires). */
+  message('alert_changed', z.object({ alert: alertSchema })),
   message(
     'container_recreated',
     z.object({ host_id: z.string(), old_container_id: z.string(), new_container_id: z.string() }),

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+
+/** What a rule watches: a host or a container. */
+export const alertScopeSchema = z.enum(['host', 'container'], {
+  message: 'Scope must be host or container',
+});
+export type AlertScope = z.infer<typeof alertScopeSchema>;
+
+export const ALERT_RULE_KINDS = [
+  'cpu_high',
+  'memory_high',
+  'disk_low',
+  'container_unhealthy',
+  'health_check_failed',
+  'container_stopped',
+  'container_restart',
+  'host_down',
+  'update_available',
+  'update_completed',
+  'update_failed',
+] as const;
+export const alertRuleKindSchema = z.enum(ALERT_RULE_KINDS, { message: 'Unknown rule kind' });
+export type AlertRuleKind = z.infer<typeof alertRuleKindSchema>;
+
+export const alertMetricSchema = z.enum(['cpu_percent', 'memory_percent', 'disk_percent']);
+export type AlertMetric = z.infer<typeof alertMetricSchema>;
+
+export const alertOperatorSchema = z.enum(['>=', '<=', '>', '<'], {
+  message: 'Operator must be one of >=, <=, >, <',
+});
+export type AlertOperator = z.infer<typeof alertOperatorSchema>;
+
+export type AlertRuleCategory = 'Performance' | 'Container State' | 'Host State' | 'Updates';
+
+export interface AlertRuleKindInfo {
+  category: AlertRuleCategory;
+  /** The scopes a rule of this kind may watch; the first is the natural one. */
+  scopes: readonly AlertScope[];
+  /** Metric kinds compare a sampled value with a threshold; the others react to events. */
+  metric: AlertMetric | null;
+  threshold: number | null;
+}
+
+/** Every kind: its category, scopes and default metric and threshold. */
+export const ALERT_RULE_KIND_INFO: Record<AlertRuleKind, AlertRuleKindInfo> = {
+  cpu_high: info('Performance', ['host', 'container'], 'cpu_percent', 90),
+  memory_high: info('Performance', ['host', 'container'], 'memory_percent', 90),
+  disk_low: info('Performance', ['host'], 'disk_percent', 85),
+  container_unhealthy: info('Container State', ['container'], null, null),
+  health_check_failed: info('Container State', ['container'], null, null),
+  container_stopped: info('Container State', ['container'], null, null),
+  container_restart: info('Container State', ['container'], null, null),
+  host_down: info('Host State', ['host'], null, null),
+  update_available: info('Updates', ['container'], null, null),
+  update_completed: info('Updates', ['container'], null, null),
+  update_failed: info('Updates', ['container'], null, null),
+};
+
+function info(
+  category: AlertRuleCategory,
+  scopes: readonly AlertScope[],
+  metric: AlertMetric | null,
+  threshold: number | null,
+): AlertRuleKindInfo {
+  return { category, scopes, metric, threshold };
+}
+
+/** The kinds a scope offers, in the order the form lists them. */
+export const kindsForScope = (scope: AlertScope): AlertRuleKind[] =>
+  ALERT_RULE_KINDS.filter((k) => ALERT_RULE_KIND_INFO[k].scopes.includes(scope));
+
+export const isMetricKind = (kind: AlertRuleKind): boolean =>
+  ALERT_RULE_KIND_INFO[kind].metric !== null;
+
+/** The update kinds have no timing: they fire once per update event. */
+export const isUpdateKind = (kind: AlertRuleKind): boolean =>
+  ALERT_RULE_KIND_INFO[kind].category === 'Updates';
+
+export interface AlertRuleTiming {
+  duration_seconds: number;
+  occurrences: number;
+  cooldown_seconds: number;
+  clear_duration_seconds: number | null;
+}
+
+/** Timing defaults when a kind is chosen: metric kinds wait and repeat, the others fire at once. */
+export const METRIC_RULE_TIMING: AlertRuleTiming = {
+  duration_seconds: 300,
+  occurrences: 3,
+  cooldown_seconds: 300,
+  clear_duration_seconds: null,
+};
+export const EVENT_RULE_TIMING: AlertRuleTiming = {
+  duration_seconds: 0,
+  occurrences: 1,
+  cooldown_seconds: 15,
+  clear_duration_seconds: 30,
+};
+
+/** What choosing a kind resets: timing, metric, operator and threshold. */
+export function alertRuleDefaults(kind: AlertRuleKind) {
+  const { metric, threshold } = ALERT_RULE_KIND_INFO[kind];
+  return {
+    ...(metric === null ? EVENT_RULE_TIMING : METRIC_RULE_TIMING),
+    metric,
+    threshold,
+    operator: metric === null ? null : ('>=' as AlertOperator),
+    clear_threshold: null,
+  };
+}
+
+/** Changing scope sets suppress_during_updates: on for containers, off for hosts. */
+export const suppressDuringUpdatesDefault = (scope: AlertScope): boolean => scope === 'container';
+
+/**
+ * Which hosts or containers a rule watches. `include` holds host ids (host selectors) or
+ * container names (container selectors); `tags` matches any of them and, when present,
+ * replaces individual picks; `should_run` keeps containers whose desired state is
+ * should_run (true) or on_demand (false).
+ */
+export const alertSelectorSchema = z.strictObject({
+  include_all: z.boolean().default(false),
+  include: z.array(z.string().trim().min(1).max(255)).max(1000).default([]),
+  tags: z.array(z.string().trim().toLowerCase().min(1).max(50)).max(100).default([]),
+  should_run: z.boolean().nullable().optional(),
+});
+export type AlertSelector = z.infer<typeof alertSelectorSchema>;
+
+const WEEK_SECONDS = 7 * 24 * 3600;
+const seconds = (label: string, min: number) =>
+  z
+    .number({ message: `${label} must be a number` })
+    .int(`${label} must be a whole number of seconds`)
+    .min(min, `${label} must be at least ${min}`)
+    .max(WEEK_SECONDS, `${label} must be at most ${WEEK_SECONDS} (a week)`);
+const percent = (label: string) =>
+  z
+    .number({ message: `${label} must be a number` })
+    .min(0, `${label} must be between 0 and 100`)
+    .max(100, `${label} must be between 0 and 100`)
+    // The form steps by 0.1; finer values are kept to that step.
+    .transform((n) => Math.round(n * 10) / 10);
+
+export const alertRuleSeveritySchema = z.enum(['critical', 'error', 'warning', 'info'], {
+  message: 'Severity must be critical, error, warning or info',
+});
+
+/** Every writable field of a rule with its bounds; create and update build on it. */
+const alertRuleFields = {
+  name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(200),
+  description: z.string().trim().max(1000).nullable(),
+  scope: alertScopeSchema,
+  kind: alertRuleKindSchema,
+  enabled: z.boolean(),
+  severity: alertRuleSeveritySchema,
+  metric: alertMetricSchema.nullable(),
+  threshold: percent('Threshold').nullable(),
+  operator: alertOperatorSchema.nullable(),
+  /** How long the condition must hold (metric kinds: at least 1; 0 fires at once otherwise). */
+  duration_seconds: seconds('Duration', 0),
+  /** Breaching samples needed within the duration window. */
+  occurrences: z
+    .number({ message: 'Occurrences must be a number' })
+    .int('Occurrences must be a whole number')
+    .min(1, 'Occurrences must be between 1 and 100')
+    .max(100, 'Occurrences must be between 1 and 100'),
+  clear_threshold: percent('Clear threshold').nullable(),
+  clear_duration_seconds: seconds('Clear duration', 0).nullable(),
+  cooldown_seconds: seconds('Cooldown', 0),
+  host_selector_json: alertSelectorSchema.nullable(),
+  container_selector_json: alertSelectorSchema.nullable(),
+  /** Notification channel ids. */
+  notify_channels_json: z.array(z.string().min(1).max(100)).max(50),
+  custom_template: z.string().max(2000).nullable(),
+  auto_resolve: z.boolean(),
+  suppress_during_updates: z.boolean(),
+};
+
+/** POST /api/alerts/rules: name, scope, kind and severity are required; the rest default per kind. */
+export const alertRuleCreateSchema = z.strictObject({
+  ...z.object(alertRuleFields).partial().shape,
+  name: alertRuleFields.name,
+  scope: alertRuleFields.scope,
+  kind: alertRuleFields.kind,
+  severity: alertRuleFields.severity,
+});
+export type AlertRuleCreate = z.infer<typeof alertRuleCreateSchema>;
+
+/** PUT /api/alerts/rules/{id}: any subset; the merged rule is checked as a whole. */
+export const alertRuleUpdateSchema = z.strictObject(alertRuleFields).partial();
+export type AlertRuleUpdate = z.infer<typeof alertRuleUpdateSchema>;
+
+/** PATCH /api/alerts/rules/{id}/toggle. */
+export const alertRuleToggleSchema = z.strictObject({
+  enabled: z.boolean({ message: 'enabled must be true or false' }),
+});
+export type AlertRuleToggle = z.infer<typeof alertRuleToggleSchema>;
+
+/** A stored rule (spec 3 §3). */
+export const alertRuleSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  scope: alertScopeSchema,
+  kind: alertRuleKindSchema,
+  enabled: z.boolean(),
+  severity: alertRuleSeveritySchema,
+  metric: alertMetricSchema.nullable(),
+  threshold: z.number().nullable(),
+  operator: alertOperatorSchema.nullable(),
+  duration_seconds: z.number(),
+  occurrences: z.number(),
+  clear_threshold: z.number().nullable(),
+  clear_duration_seconds: z.number().nullable(),
+  cooldown_seconds: z.number(),
+  host_selector_json: alertSelectorSchema.nullable(),
+  container_selector_json: alertSelectorSchema.nullable(),
+  notify_channels_json: z.array(z.string()),
+  custom_template: z.string().nullable(),
+  auto_resolve: z.boolean(),
+  suppress_during_updates: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** disk_low only: selected hosts whose disk figure Berth cannot measure (never invented). */
+  unavailable_hosts: z.array(z.object({ host_id: z.string(), host_name: z.string() })),
+});
+export type AlertRule = z.infer<typeof alertRuleSchema>;
+
+export const alertRuleListSchema = z.object({
+  rules: z.array(alertRuleSchema),
+  total: z.number(),
+});
+export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
+
+/** The fields of a whole rule that must agree with each other. */
+export type AlertRuleShape = Pick<
+  AlertRule,
+  'scope' | 'kind' | 'metric' | 'duration_seconds' | 'clear_threshold' | 'threshold'
+>;
+
+/**
+ * Checks that go across fields, shared by the form and the server: the kind must suit the
+ * scope, metric kinds need their own metric and a duration of at least one second.
+ * Answers the field at fault and the message, or null.
+ */
+export function alertRuleIssue(rule: AlertRuleShape): { field: string; message: string } | null {
+  const info = ALERT_RULE_KIND_INFO[rule.kind];
+  if (!info.scopes.includes(rule.scope))
+    return { field: 'kind', message: `${rule.kind} is not a ${rule.scope} rule kind` };
+  if (info.metric === null) return null;
+  if (rule.metric !== null && rule.metric !== info.metric)
+    return { field: 'metric', message: `${rule.kind} watches ${info.metric}` };
+  if (rule.duration_seconds < 1)
+    return { field: 'duration_seconds', message: 'Duration must be at least 1' };
+  return null;
+}
+
+/** GET /api/alerts/disk-availability: which hosts a disk_low rule can measure, and why not. */
+export const diskAvailabilitySchema = z.object({
+  hosts: z.array(
+    z.object({
+      host_id: z.string(),
+      host_name: z.string(),
+      available: z.boolean(),
+      /** Why the figure is missing, e.g. 'The disk figure is not available for this host'. */
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+export type DiskAvailability = z.infer<typeof diskAvailabilitySchema>;
