@@ -1,3 +1,5 @@
+import './browser-csp.js';
+
 export * from './alert-rules.js';
 export * from './alerts.js';
 export * from './auth.js';
