@@ -8,6 +8,7 @@ import { useContainersTableSlot } from '@/lib/containers-table-slot';
 import { formatBytes, formatRate } from '@/lib/format';
 import { containersQueryOptions, settingsQueryOptions } from '@/lib/queries';
 import { useHostDetail } from '../api/hosts-api';
+import { HostEventsTab } from './host-events-tab';
 import { HostRecentEvents } from './host-recent-events';
 import { HostTagsEditor } from './host-tags-editor';
 
@@ -118,7 +119,7 @@ function ModalBody({ host }: { host: Host }) {
           <div data-testid="host-modal-containers">{scopedContainers?.(host.id)}</div>
         </TabPanel>
         <TabPanel value="events">
-          <HostRecentEvents hostId={host.id} limit={50} table />
+          <HostEventsTab host={host} />
         </TabPanel>
       </Tabs>
     </div>

@@ -1,0 +1,114 @@
+import type { Container, EventCategory, EventSeverity, Host } from '@berth/contracts';
+import { Search } from 'lucide-react';
+import { useMemo } from 'react';
+import { Input } from '@/components/ui/input';
+import { MultiSelect, type MultiSelectOption } from '@/components/ui/multi-select';
+import { Select } from '@/components/ui/select';
+import { containerKey } from '@/lib/container-sort';
+import { CATEGORIES, SEVERITIES, TIME_RANGES, type EventFilters } from '../lib/event-filters';
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const CATEGORY_OPTIONS = CATEGORIES.map((c) => ({ value: c, label: capitalise(c) }));
+const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({ value: s, label: capitalise(s) }));
+
+/** Picked values no longer listed (a deleted host, a removed container) stay visible. */
+function withPicked(options: MultiSelectOption[], picked: readonly string[]): MultiSelectOption[] {
+  const known = new Set(options.map((o) => o.value));
+  return [...options, ...picked.filter((v) => !known.has(v)).map((v) => ({ value: v, label: v }))];
+}
+
+/** The Event Log's filters (spec 3 §2); the search applies on Enter. */
+export function EventFiltersBar({
+  filters,
+  onFilters,
+  hosts,
+  containers,
+}: {
+  filters: EventFilters;
+  onFilters: (next: EventFilters) => void;
+  hosts: readonly Host[];
+  containers: readonly Container[];
+}) {
+  const hostOptions = useMemo(
+    () =>
+      withPicked(
+        [...hosts]
+          .sort((a, b) => a.name.localeCompare(b.name))
+          .map((h) => ({ value: h.id, label: h.name })),
+        filters.hosts,
+      ),
+    [hosts, filters.hosts],
+  );
+  // With hosts picked, the containers on offer are theirs.
+  const containerOptions = useMemo(
+    () =>
+      withPicked(
+        containers
+          .filter((c) => filters.hosts.length === 0 || filters.hosts.includes(c.host_id))
+          .sort((a, b) => a.name.localeCompare(b.name) || a.host_name.localeCompare(b.host_name))
+          .map((c) => ({ value: containerKey(c), label: c.name, hint: c.host_name })),
+        filters.containers,
+      ),
+    [containers, filters.hosts, filters.containers],
+  );
+  return (
+    <div className="mb-4 flex flex-wrap items-center gap-2">
+      <div className="relative w-72">
+        <Search
+          className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-500"
+          aria-hidden
+        />
+        {/* Uncontrolled: typing changes nothing until Enter; Reset remounts it empty. */}
+        <Input
+          key={filters.search}
+          aria-label="Search events"
+          placeholder="Search events (text or regex)..."
+          title="Press Enter to search; text or a regular expression"
+          className="h-9 pl-9"
+          defaultValue={filters.search}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter') return;
+            onFilters({ ...filters, search: e.currentTarget.value.trim() });
+          }}
+        />
+      </div>
+      <Select
+        aria-label="Time range"
+        value={filters.hours}
+        onChange={(e) => onFilters({ ...filters, hours: Number(e.target.value) })}
+      >
+        {TIME_RANGES.map((r) => (
+          <option key={r.hours} value={r.hours}>
+            {r.label}
+          </option>
+        ))}
+      </Select>
+      <MultiSelect
+        label="Category"
+        options={CATEGORY_OPTIONS}
+        selected={filters.categories}
+        onChange={(next) => onFilters({ ...filters, categories: next as EventCategory[] })}
+      />
+      <MultiSelect
+        label="Severity"
+        options={SEVERITY_OPTIONS}
+        selected={filters.severities}
+        onChange={(next) => onFilters({ ...filters, severities: next as EventSeverity[] })}
+      />
+      <MultiSelect
+        label="Hosts"
+        options={hostOptions}
+        selected={filters.hosts}
+        searchLabel="Search hosts"
+        onChange={(next) => onFilters({ ...filters, hosts: next })}
+      />
+      <MultiSelect
+        label="Containers"
+        options={containerOptions}
+        selected={filters.containers}
+        searchLabel="Search containers"
+        onChange={(next) => onFilters({ ...filters, containers: next })}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+import type { BerthEvent } from '@berth/contracts';
+import { ArrowRight, Box, Server } from 'lucide-react';
+import { SEVERITY_TONE } from '@/components/event-list';
+import { cn } from '@/lib/cn';
+
+const TIME = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+
+const SEVERITY_DOT: Record<string, string> = {
+  critical: 'bg-red-500',
+  error: 'bg-orange-500',
+  warning: 'bg-amber-400',
+  info: 'bg-sky-400',
+  debug: 'bg-slate-500',
+};
+
+export interface EventLinks {
+  /** Opens the host's panel; undefined when the host is gone (its events stay). */
+  host: (e: BerthEvent) => (() => void) | undefined;
+  /** Opens the container's panel; undefined when the container is gone. */
+  container: (e: BerthEvent) => (() => void) | undefined;
+}
+
+function Target({
+  icon: Icon,
+  label,
+  kind,
+  open,
+}: {
+  icon: typeof Box;
+  label: string;
+  kind: 'host' | 'container';
+  open: (() => void) | undefined;
+}) {
+  const body = (
+    <>
+      <Icon className="h-3.5 w-3.5 shrink-0" aria-hidden />
+      <span className="truncate">{label}</span>
+    </>
+  );
+  const className = 'inline-flex max-w-48 min-w-0 items-center gap-1 text-xs';
+  if (open === undefined)
+    return (
+      <span className={cn(className, 'text-slate-500')} title={`${label} (no longer present)`}>
+        {body}
+      </span>
+    );
+  return (
+    <button
+      type="button"
+      onClick={open}
+      aria-label={`Open ${kind} ${label}`}
+      className={cn(className, 'text-sky-400 hover:text-sky-300 hover:underline')}
+    >
+      {body}
+    </button>
+  );
+}
+
+/** The TIME, SEVERITY, EVENT DETAILS table of spec 3 §2; one 35 px line per event. */
+export function EventsTable({
+  events,
+  empty,
+  links,
+}: {
+  events: readonly BerthEvent[];
+  /** What the body says instead of rows: loading, the error, or 'No events found'. */
+  empty: React.ReactNode;
+  links: EventLinks;
+}) {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-800 bg-slate-900/40">
+      <table className="w-full table-fixed text-left text-sm" data-testid="event-log">
+        <thead className="border-b border-slate-800 text-xs tracking-wide text-slate-400">
+          <tr>
+            <th scope="col" className="w-40 px-4 py-2.5 font-medium">
+              TIME
+            </th>
+            <th scope="col" className="w-32 px-3 py-2.5 font-medium">
+              SEVERITY
+            </th>
+            <th scope="col" className="px-3 py-2.5 font-medium">
+              EVENT DETAILS
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr
+              key={e.id}
+              data-testid="event-row"
+              className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
+            >
+              <td
+                className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
+                title={new Date(e.timestamp).toLocaleString()}
+              >
+                {TIME.format(new Date(e.timestamp))}
+              </td>
+              <td className="px-3">
+                <span
+                  className={cn(
+                    'inline-flex items-center gap-1.5 text-xs font-medium uppercase',
+                    SEVERITY_TONE[e.severity],
+                  )}
+                >
+                  <span
+                    className={cn('h-1.5 w-1.5 rounded-full', SEVERITY_DOT[e.severity])}
+                    aria-hidden
+                  />
+                  {e.severity}
+                </span>
+              </td>
+              <td className="px-3">
+                <div className="flex min-w-0 items-center gap-3">
+                  <span
+                    className="shrink-0 rounded bg-slate-800 px-1.5 py-0.5 text-[11px] text-slate-400"
+                    title={`Category ${e.category}, type ${e.event_type}`}
+                  >
+                    {e.category}
+                  </span>
+                  <span className="min-w-0 truncate" title={e.message ?? e.title}>
+                    <span className="text-slate-100">{e.title}</span>
+                    {e.message !== null && e.message !== '' && (
+                      <span className="text-slate-500"> · {e.message}</span>
+                    )}
+                  </span>
+                  {e.old_state !== null && e.new_state !== null && e.old_state !== e.new_state && (
+                    <span className="inline-flex shrink-0 items-center gap-1 text-xs text-slate-400">
+                      {e.old_state}
+                      <ArrowRight className="h-3 w-3" aria-label="to" />
+                      {e.new_state}
+                    </span>
+                  )}
+                  <span className="ml-auto flex shrink-0 items-center gap-3">
+                    {e.container_id !== null && (
+                      <Target
+                        icon={Box}
+                        kind="container"
+                        label={e.container_name ?? e.container_id}
+                        open={links.container(e)}
+                      />
+                    )}
+                    {e.host_id !== null && (
+                      <Target
+                        icon={Server}
+                        kind="host"
+                        label={e.host_name ?? e.host_id}
+                        open={links.host(e)}
+                      />
+                    )}
+                  </span>
+                </div>
+              </td>
+            </tr>
+          ))}
+          {events.length === 0 && (
+            <tr>
+              <td colSpan={3} className="px-4 py-12 text-center text-sm text-slate-400">
+                {empty}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
