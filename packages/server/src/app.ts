@@ -5,6 +5,7 @@ import type { AppConfig } from './config/config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { alertsRoutes } from './modules/alerts/index.js';
 import { batchRoutes } from './modules/batch/index.js';
+import { containerSettingsRoutes } from './modules/container-settings/index.js';
 import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
@@ -87,6 +88,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         preferencesRoutes(signedIn, services);
         hostsRoutes(signedIn, services);
         containersRoutes(signedIn, services);
+        containerSettingsRoutes(signedIn, services);
         eventsRoutes(signedIn, services);
         alertsRoutes(signedIn, services);
         batchRoutes(signedIn, services);
