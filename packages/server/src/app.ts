@@ -115,6 +115,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     }),
   });
 
+  await services.alerts.start();
   await services.monitor.start();
   services.retention.start();
   app.addHook('onClose', async () => {
@@ -123,6 +124,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   app.addHook('onClose', (_instance, done) => {
     services.autoRestart.stop();
+    services.alerts.stop();
     services.monitor.stop();
     done();
   });

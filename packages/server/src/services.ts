@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config/config.js';
 import type { Db } from './db/database.js';
 import { probeEngine } from './docker/index.js';
-import { AlertsService, createAlertsStore } from './modules/alerts/index.js';
+import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
@@ -62,7 +62,13 @@ export async function createServices(
   const probe: ProbeEngine = (endpoint) =>
     probeEngine(endpoint, settings.get().connection_timeout * 1000);
   const events = new EventsService(createEventsStore(db), hub);
-  const alerts = new AlertsService(createAlertsStore(db));
+  const alerts = new AlertsService({
+    store: createAlertsStore(db),
+    rulesStore: createRulesStore(db),
+    hub,
+    record: (event) => events.record(event),
+    log,
+  });
   const updates = new UpdatesService(createUpdatesStore(db));
   const hosts = new HostsService(
     createHostsStore(db),
@@ -90,6 +96,13 @@ export async function createServices(
   hosts.attachRuntime(monitor);
   const containers = new ContainersService(monitor, events);
   const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
+  alerts.attachEngine(monitor, async () =>
+    (await hosts.rows()).map((h) => ({
+      id: h.id,
+      name: h.name,
+      tags: JSON.parse(h.tags) as string[],
+    })),
+  );
   const batch = new BatchService({
     store: createBatchStore(db),
     hub,

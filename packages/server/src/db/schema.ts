@@ -10,6 +10,8 @@ export interface Database {
   container_settings: ContainerSettingsTable;
   events: EventsTable;
   alerts: AlertsTable;
+  alert_rules: AlertRulesTable;
+  alert_annotations: AlertAnnotationsTable;
   container_updates: ContainerUpdatesTable;
   batch_jobs: BatchJobsTable;
   batch_items: BatchItemsTable;
@@ -124,6 +126,47 @@ export interface AlertsTable {
   snoozed_until: string | null;
   resolved_at: string | null;
   resolved_reason: string | null;
+  /** `rule_id|scope_id` while raised by a rule; unique among unresolved alerts. */
+  dedup_key: string | null;
+  rule_name: string | null;
+  notified_at: string | null;
+  /** Defaults to 1 on insert. */
+  occurrences: Generated<number>;
+}
+
+export interface AlertRulesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  scope: string;
+  kind: string;
+  enabled: number;
+  severity: string;
+  metric: string | null;
+  threshold: number | null;
+  operator: string | null;
+  duration_seconds: number;
+  occurrences: number;
+  clear_threshold: number | null;
+  clear_duration_seconds: number | null;
+  cooldown_seconds: number;
+  /** JSON selectors and channel ids. */
+  host_selector_json: string | null;
+  container_selector_json: string | null;
+  notify_channels_json: string;
+  custom_template: string | null;
+  auto_resolve: number;
+  suppress_during_updates: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertAnnotationsTable {
+  id: Generated<number>;
+  alert_id: string;
+  user: string;
+  text: string;
+  timestamp: string;
 }
 
 export interface ContainerUpdatesTable {

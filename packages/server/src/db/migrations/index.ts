@@ -4,6 +4,7 @@ import * as m0002 from './0002-hosts-events-container-settings.js';
 import * as m0003 from './0003-alerts-container-updates.js';
 import * as m0004 from './0004-batch-jobs.js';
 import * as m0005 from './0005-container-auto-update.js';
+import * as m0008 from './0008-alert-rules.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003-alerts-container-updates': m0003,
   '0004-batch-jobs': m0004,
   '0005-container-auto-update': m0005,
+  '0008-alert-rules': m0008,
 };

@@ -32,6 +32,10 @@ const alertRow = (over: Partial<AlertRow>): AlertRow => ({
   snoozed_until: null,
   resolved_at: null,
   resolved_reason: null,
+  dedup_key: null,
+  rule_name: null,
+  notified_at: null,
+  occurrences: 1,
   ...over,
 });
 

@@ -1,19 +1,82 @@
-import { alertListQuerySchema, alertListResponseSchema, alertStatsSchema } from '@berth/contracts';
+import {
+  alertAnnotationCreateSchema,
+  alertAnnotationListSchema,
+  alertAnnotationSchema,
+  alertListQuerySchema,
+  alertListResponseSchema,
+  alertParamsSchema,
+  alertResolveSchema,
+  alertSchema,
+  alertSnoozeSchema,
+  alertStatsSchema,
+  diskAvailabilitySchema,
+  emptyBodySchema,
+} from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sessionOf } from '../auth/index.js';
 import type { AlertsService } from './alerts.service.js';
+import { alertRulesRoutes } from './rules.routes.js';
 
-/** The alert reads of spec 3 §7; both spellings (with and without the slash) answer. */
+/** Both spellings (with and without the trailing slash) answer, as the UI uses both. */
+const both = (url: string) => [url, `${url}/`];
+
+/** The alert calls of spec 3 §7: list, stats, detail, annotations, resolve, snooze, unsnooze. */
 export function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  for (const url of ['/alerts', '/alerts/']) {
+  const { alerts } = opts;
+  // Static paths first, so 'stats' and 'rules' are never read as an alert id.
+  for (const url of both('/alerts')) {
     api.get(
       url,
       { schema: { querystring: alertListQuerySchema, response: { 200: alertListResponseSchema } } },
-      (request) => opts.alerts.list(request.query),
+      (request) => alerts.list(request.query),
     );
   }
-  for (const url of ['/alerts/stats', '/alerts/stats/']) {
-    api.get(url, { schema: { response: { 200: alertStatsSchema } } }, () => opts.alerts.stats());
+  for (const url of both('/alerts/stats')) {
+    api.get(url, { schema: { response: { 200: alertStatsSchema } } }, () => alerts.stats());
   }
+  api.get(
+    '/alerts/disk-availability',
+    { schema: { response: { 200: diskAvailabilitySchema } } },
+    () => alerts.rules.diskAvailability(),
+  );
+  alertRulesRoutes(app, opts);
+
+  const params = { params: alertParamsSchema };
+  api.get('/alerts/:id', { schema: { ...params, response: { 200: alertSchema } } }, (request) =>
+    alerts.get(request.params.id),
+  );
+  api.get(
+    '/alerts/:id/annotations',
+    { schema: { ...params, response: { 200: alertAnnotationListSchema } } },
+    async (request) => ({ annotations: await alerts.annotations(request.params.id) }),
+  );
+  api.post(
+    '/alerts/:id/annotations',
+    {
+      schema: {
+        ...params,
+        body: alertAnnotationCreateSchema,
+        response: { 200: alertAnnotationSchema },
+      },
+    },
+    (request) =>
+      alerts.annotate(request.params.id, sessionOf(request).user.username, request.body.text),
+  );
+  api.post(
+    '/alerts/:id/resolve',
+    { schema: { ...params, body: alertResolveSchema, response: { 200: alertSchema } } },
+    (request) => alerts.resolve(request.params.id, request.body?.reason),
+  );
+  api.post(
+    '/alerts/:id/snooze',
+    { schema: { ...params, body: alertSnoozeSchema, response: { 200: alertSchema } } },
+    (request) => alerts.snooze(request.params.id, request.body.duration_minutes),
+  );
+  api.post(
+    '/alerts/:id/unsnooze',
+    { schema: { ...params, body: emptyBodySchema, response: { 200: alertSchema } } },
+    (request) => alerts.unsnooze(request.params.id),
+  );
 }

@@ -1,42 +1,187 @@
 import {
   alertSeveritySchema,
   alertStateSchema,
+  MANUAL_RESOLVE_REASON,
+  type Alert,
+  type AlertAnnotation,
   type AlertListQuery,
   type AlertListResponse,
   type AlertStats,
 } from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { badRequest, notFound } from '../../platform/http-errors.js';
+import type { LiveHub } from '../../platform/live-hub.js';
+import type { EventInput } from '../events/index.js';
+import type { Fleet } from '../monitor/index.js';
 import { toAlert, type AlertCounts, type AlertsStore } from './alerts.store.js';
+import { AlertLifecycle } from './engine/alert-lifecycle.js';
+import { AlertEvaluator, type Signal } from './engine/evaluator.js';
+import { LoggingNotifier, type NotifyPort } from './engine/notify.js';
+import type { HostFacts } from './engine/selectors.js';
+import type { StateKindOptions } from './engine/state-kinds.js';
+import { RulesService } from './rules.service.js';
+import type { RulesStore } from './rules.store.js';
 
 const zeroes = <K extends string>(keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
-/** Reads alerts for the screens and resolves them when their host goes away. */
+/** Retention deletes resolved alerts in chunks this big, so writers never wait long. */
+const PRUNE_CHUNK = 1000;
+
+export interface AlertsDeps {
+  store: AlertsStore;
+  rulesStore: RulesStore;
+  hub: LiveHub;
+  record: (event: EventInput) => Promise<unknown>;
+  log: FastifyBaseLogger;
+  notify?: NotifyPort;
+  now?: () => number;
+  engineOptions?: StateKindOptions & { maintenanceMs?: number };
+}
+
+/** Alerts for the screens, their lifecycle, the rules and the engine that raises them. */
 export class AlertsService {
-  constructor(private readonly store: AlertsStore) {}
+  readonly lifecycle: AlertLifecycle;
+  private engine: { rules: RulesService; evaluator: AlertEvaluator } | null = null;
+
+  constructor(private readonly deps: AlertsDeps) {
+    this.lifecycle = new AlertLifecycle({
+      store: deps.store,
+      hub: deps.hub,
+      record: deps.record,
+      notify: deps.notify ?? new LoggingNotifier(deps.log),
+      log: deps.log,
+      now: deps.now ?? Date.now,
+    });
+  }
+
+  /** The engine needs the fleet, which is built after this service. */
+  attachEngine(fleet: Fleet, hostDirectory: () => Promise<HostFacts[]>): void {
+    const now = this.deps.now ?? Date.now;
+    const evaluator = new AlertEvaluator({
+      fleet,
+      lifecycle: this.lifecycle,
+      log: this.deps.log,
+      now,
+      hostDirectory,
+      ...(this.deps.engineOptions === undefined ? {} : { options: this.deps.engineOptions }),
+    });
+    const rules = new RulesService({
+      store: this.deps.rulesStore,
+      fleet,
+      hostDirectory,
+      record: this.deps.record,
+      changed: (all) => evaluator.setRules(all),
+      now,
+    });
+    this.engine = { rules, evaluator };
+  }
+
+  async start(): Promise<void> {
+    await this.lifecycle.load();
+    const { rules, evaluator } = this.engineOrThrow();
+    await evaluator.start(await rules.load());
+  }
+
+  stop(): void {
+    this.engine?.evaluator.stop();
+  }
+
+  get rules(): RulesService {
+    return this.engineOrThrow().rules;
+  }
+
+  /** Raises or resolves a health-check or update alert (their modules call this). */
+  signal(s: Signal): Promise<void> {
+    return this.engineOrThrow().evaluator.signal(s);
+  }
+
+  /** While a container is updated, rules with suppress_during_updates raise nothing for it. */
+  setUpdating(hostId: string, containerName: string, updating: boolean): void {
+    this.engineOrThrow().evaluator.setUpdating(hostId, containerName, updating);
+  }
 
   async list(q: AlertListQuery): Promise<AlertListResponse> {
-    const { rows, total } = await this.store.list(q);
+    const { rows, total } = await this.deps.store.list(q);
     return { alerts: rows.map(toAlert), total, page: q.page, page_size: q.page_size };
+  }
+
+  async get(id: string): Promise<Alert> {
+    const row = await this.deps.store.get(id);
+    if (row === undefined) throw notFound('Alert not found');
+    return toAlert(row);
   }
 
   async stats(): Promise<AlertStats> {
     const byState = zeroes(alertStateSchema.options);
-    for (const [state, n] of await this.store.countBy('state', false)) {
+    for (const [state, n] of await this.deps.store.countBy('state', false)) {
       if (state in byState) byState[state as keyof typeof byState] = n;
     }
     const bySeverity = zeroes(alertSeveritySchema.options);
-    for (const [severity, n] of await this.store.countBy('severity', true)) {
+    for (const [severity, n] of await this.deps.store.countBy('severity', true)) {
       if (severity in bySeverity) bySeverity[severity as keyof typeof bySeverity] = n;
     }
     return { by_state: byState, by_severity: bySeverity };
   }
 
-  countsByHost(): Promise<Map<string, AlertCounts>> {
-    return this.store.countsByHost();
+  async annotations(id: string): Promise<AlertAnnotation[]> {
+    await this.get(id);
+    return this.deps.store.annotations(id);
   }
 
-  /** Deleting a host resolves its open and snoozed alerts (spec 1 §2). */
-  resolveForHost(hostId: string): Promise<number> {
-    return this.store.resolveForHost(hostId, 'Host deleted', new Date().toISOString());
+  /** Resolved alerts are closed to annotations. */
+  async annotate(id: string, user: string, text: string): Promise<AlertAnnotation> {
+    const alert = await this.get(id);
+    if (alert.state === 'resolved') throw badRequest('state: Cannot annotate a resolved alert');
+    const now = new Date((this.deps.now ?? Date.now)()).toISOString();
+    return this.deps.store.annotate(id, user, text, now);
+  }
+
+  async resolve(id: string, reason: string | undefined): Promise<Alert> {
+    const text = reason === undefined || reason === '' ? MANUAL_RESOLVE_REASON : reason;
+    const row = await this.lifecycle.resolve(id, text, null);
+    this.engine?.evaluator.forget(row);
+    return toAlert(row);
+  }
+
+  async snooze(id: string, minutes: number): Promise<Alert> {
+    return toAlert(await this.lifecycle.snooze(id, minutes));
+  }
+
+  async unsnooze(id: string): Promise<Alert> {
+    return toAlert(await this.lifecycle.unsnooze(id));
+  }
+
+  countsByHost(): Promise<Map<string, AlertCounts>> {
+    return this.deps.store.countsByHost();
+  }
+
+  /** Deleting a host resolves its open and snoozed alerts, saying why. */
+  async resolveForHost(hostId: string): Promise<number> {
+    const reason = 'Host deleted';
+    const viaEngine = await this.lifecycle.resolveWhere((a) => a.host_id === hostId, reason);
+    const rest = await this.deps.store.resolveForHost(hostId, reason, new Date().toISOString());
+    return viaEngine + rest;
+  }
+
+  /** Deletes at most `limit` alerts resolved before `cutoff` (ISO); for retention. */
+  pruneResolvedBefore(cutoff: string, limit: number): Promise<number> {
+    return this.deps.store.pruneResolvedBefore(cutoff, limit);
+  }
+
+  /** Deletes every alert resolved before `cutoff`, a chunk at a time; answers how many went. */
+  async pruneResolvedOlderThan(cutoff: string): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.pruneResolvedBefore(cutoff, PRUNE_CHUNK);
+      total += n;
+      if (n < PRUNE_CHUNK) return total;
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  private engineOrThrow() {
+    if (this.engine === null) throw new Error('alert engine not attached');
+    return this.engine;
   }
 }

@@ -1,9 +1,10 @@
-import type { Alert, AlertListQuery } from '@berth/contracts';
-import type { Selectable } from 'kysely';
+import type { Alert, AlertAnnotation, AlertListQuery } from '@berth/contracts';
+import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AlertsTable } from '../../db/schema.js';
 
 export type AlertRow = Selectable<AlertsTable>;
+export type AlertPatch = Updateable<AlertsTable>;
 
 export interface AlertCounts {
   open: number;
@@ -77,11 +78,90 @@ export function createAlertsStore(db: Db) {
       return Number(result.numUpdatedRows);
     },
 
+    /** Deletes at most `limit` alerts resolved before `cutoff`; answers how many went. */
+    async pruneResolvedBefore(cutoff: string, limit: number): Promise<number> {
+      const r = await db
+        .deleteFrom('alerts')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('alerts')
+            .select('id')
+            .where('state', '=', 'resolved')
+            .where('resolved_at', '<', cutoff)
+            .limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
     async insert(row: AlertRow): Promise<void> {
       await db.insertInto('alerts').values(row).execute();
+    },
+
+    async get(id: string): Promise<AlertRow | undefined> {
+      return db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Alerts not yet resolved: the engine's picture of what is open. */
+    async unresolved(): Promise<AlertRow[]> {
+      return db.selectFrom('alerts').selectAll().where('state', '!=', 'resolved').execute();
+    },
+
+    async update(id: string, patch: AlertPatch): Promise<void> {
+      await db.updateTable('alerts').set(patch).where('id', '=', id).execute();
+    },
+
+    /** Several updates in one transaction: a stats pass touches many open alerts at once. */
+    async updateMany(patches: { id: string; patch: AlertPatch }[]): Promise<void> {
+      if (patches.length === 0) return;
+      await db.transaction().execute(async (tx) => {
+        for (const { id, patch } of patches)
+          await tx.updateTable('alerts').set(patch).where('id', '=', id).execute();
+      });
+    },
+
+    async annotations(alertId: string): Promise<AlertAnnotation[]> {
+      return db
+        .selectFrom('alert_annotations')
+        .select(['id', 'user', 'text', 'timestamp'])
+        .where('alert_id', '=', alertId)
+        .orderBy('id', 'desc')
+        .execute();
+    },
+
+    async annotate(alertId: string, user: string, text: string, at: string) {
+      const row = await db
+        .insertInto('alert_annotations')
+        .values({ alert_id: alertId, user, text, timestamp: at })
+        .returning(['id', 'user', 'text', 'timestamp'])
+        .executeTakeFirstOrThrow();
+      return row;
     },
   };
 }
 export type AlertsStore = ReturnType<typeof createAlertsStore>;
 
-export const toAlert = (row: AlertRow): Alert => row as Alert;
+/** The API shape: the engine's bookkeeping (dedup key, notified_at) stays inside. */
+export const toAlert = (row: AlertRow): Alert => ({
+  id: row.id,
+  title: row.title,
+  message: row.message,
+  kind: row.kind,
+  state: row.state as Alert['state'],
+  severity: row.severity as Alert['severity'],
+  scope_type: row.scope_type as Alert['scope_type'],
+  scope_id: row.scope_id,
+  host_id: row.host_id,
+  host_name: row.host_name,
+  container_name: row.container_name,
+  rule_id: row.rule_id,
+  first_seen: row.first_seen,
+  last_seen: row.last_seen,
+  current_value: row.current_value,
+  threshold: row.threshold,
+  snoozed_until: row.snoozed_until,
+  resolved_at: row.resolved_at,
+  resolved_reason: row.resolved_reason,
+  occurrences: row.occurrences,
+  rule_name: row.rule_name,
+});

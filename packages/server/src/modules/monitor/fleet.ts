@@ -45,6 +45,16 @@ export interface FleetEventMap {
 }
 
 export type FleetEvent = keyof FleetEventMap;
+
+/** A host's aggregates from the last stats pass, with the memory they are measured against. */
+export interface FleetHostMetrics {
+  cpu_percent: number;
+  mem_percent: number;
+  total_memory: number;
+}
+
+/** The filesystem holding an engine's data root: measured, or why it cannot be. */
+export type EngineDisk = { percent: number; path: string } | { unavailable: string };
 export type FleetListener<E extends FleetEvent> = (payload: FleetEventMap[E]) => void;
 
 export interface Fleet {
@@ -66,4 +76,18 @@ export interface Fleet {
   /** Something shown in the container list changed: push it to browsers shortly. */
   changed(): void;
   on<E extends FleetEvent>(event: E, listener: FleetListener<E>): () => void;
+  /** One container in the API's shape (settings, tags, stats), by host and name. */
+  containerInfo(hostId: string, name: string): Container | undefined;
+  /** The host's aggregates from the last stats pass; null while offline or before one. */
+  hostMetrics(hostId: string): FleetHostMetrics | null;
+  /**
+   * Keeps stats at the polling interval while `wanted`, browser or not (alert rules on
+   * metrics must not wait for a viewer). Each owner's wish counts separately.
+   */
+  demandStats(owner: string, wanted: boolean): void;
+  /**
+   * Percent used of the filesystem holding the engine's data root. Measured only for a
+   * local unix-socket engine whose data root this process can see; never guessed.
+   */
+  engineDisk(hostId: string): Promise<EngineDisk>;
 }

@@ -1,10 +1,12 @@
 export type {
   ContainerSnapshot,
+  EngineDisk,
   EnginePurpose,
   Fleet,
   FleetEvent,
   FleetEventMap,
   FleetHost,
+  FleetHostMetrics,
   FleetListener,
 } from './fleet.js';
 export { MonitorService, type MonitorDeps } from './monitor.service.js';

@@ -7,12 +7,15 @@ import type { EventsService } from '../events/index.js';
 import type { EngineTarget, HostRuntime, HostRuntimeSource, HostsService } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { StatsSource } from '../stats/index.js';
+import { measureEngineDisk } from './engine-disk.js';
 import type {
   ContainerSnapshot,
+  EngineDisk,
   EnginePurpose,
   Fleet,
   FleetEvent,
   FleetHost,
+  FleetHostMetrics,
   FleetListener,
 } from './fleet.js';
 import { FleetEmitter } from './fleet-emitter.js';
@@ -51,6 +54,10 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   private changes = 0;
   private listCache: { key: string; at: number; json: string } | null = null;
   private running = false;
+  /** Owners that need stats at the polling interval without a browser (alert rules). */
+  private readonly statsDemand = new Set<string>();
+  /** Engine URLs by host, to tell a local engine (whose disk can be read) from others. */
+  private readonly urls = new Map<string, string>();
 
   constructor(private readonly deps: MonitorDeps) {
     this.emitter = new FleetEmitter((err) => deps.log.error({ err }, 'fleet listener failed'));
@@ -119,6 +126,39 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     this.pushSoon();
   }
 
+  containerInfo(hostId: string, name: string): Container | undefined {
+    const sup = this.supervisors.get(hostId);
+    const c = sup?.containers.snapshotByName(name);
+    if (sup === undefined || c === undefined) return undefined;
+    const settings = this.deps.containerSettings.get(hostId, c.name);
+    return toContainer(sup, c, settings, this.deps.settings.get().default_auto_restart);
+  }
+
+  hostMetrics(hostId: string): FleetHostMetrics | null {
+    const sup = this.supervisors.get(hostId);
+    if (sup === undefined || sup.status === 'offline') return null;
+    const stats = hostStatsOf(sup);
+    return {
+      cpu_percent: stats.cpu_percent,
+      mem_percent: stats.mem_percent,
+      total_memory: sup.totalMemory,
+    };
+  }
+
+  demandStats(owner: string, wanted: boolean): void {
+    const before = this.statsDemand.size;
+    if (wanted) this.statsDemand.add(owner);
+    else this.statsDemand.delete(owner);
+    if (before === 0 && this.statsDemand.size > 0) this.scheduleTick(0);
+  }
+
+  engineDisk(hostId: string): Promise<EngineDisk> {
+    return measureEngineDisk(
+      this.urls.get(hostId) ?? '',
+      this.engine(hostId, { purpose: 'query' }),
+    );
+  }
+
   runtimeOf(hostId: string): HostRuntime | null {
     const sup = this.supervisors.get(hostId);
     if (sup === undefined) return null;
@@ -137,6 +177,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
 
   /** Starts supervising; a host that is already supervised is updated instead, never doubled. */
   hostAdded(target: EngineTarget): void {
+    this.urls.set(target.id, target.endpoint.url);
     const existing = this.supervisors.get(target.id);
     if (existing !== undefined) {
       existing.update(target);
@@ -164,6 +205,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   }
 
   hostChanged(target: EngineTarget): void {
+    this.urls.set(target.id, target.endpoint.url);
     this.changes++;
     this.supervisors.get(target.id)?.update(target);
   }
@@ -171,6 +213,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   hostRemoved(hostId: string): void {
     this.supervisors.get(hostId)?.stop();
     this.supervisors.delete(hostId);
+    this.urls.delete(hostId);
     this.hostSparklines.forget(hostId);
     this.deps.containerSettings.forgetHost(hostId);
     this.pushSoon();
@@ -255,7 +298,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     } catch (err) {
       this.deps.log.error({ err }, 'monitor tick failed');
     }
-    const watching = this.deps.hub.connectionCount > 0;
+    const watching = this.deps.hub.connectionCount > 0 || this.statsDemand.size > 0;
     const interval = this.deps.settings.get().polling_interval * 1000;
     const period = watching ? interval : Math.max(interval, IDLE_TICK_MS);
     this.scheduleTick(Math.max(0, period - (Date.now() - started)));

@@ -1,0 +1,286 @@
+import {
+  containerScopeId,
+  type Container,
+  type NotificationRequest,
+  type AlertRuleKind,
+} from '@berth/contracts';
+import type { StoredRule } from '../rules.store.js';
+import type { AlertRow } from '../alerts.store.js';
+import {
+  containerRules,
+  containerScope,
+  hostRules,
+  hostScope,
+  logFailure,
+  type EngineContext,
+} from './engine-context.js';
+import { MetricWindow, type MetricTiming } from './metric-window.js';
+import type { AlertScopeRef } from './alert-lifecycle.js';
+import type { HostFacts } from './selectors.js';
+import { StateKinds, type StateKindOptions } from './state-kinds.js';
+
+/** Snoozes are checked and vanished containers swept at least this often. */
+const MAINTENANCE_MS = 15_000;
+/** The disk is read at most this often per host (a statfs and an engine info call). */
+const DISK_EVERY_MS = 10_000;
+const STATS_OWNER = 'alert-rules';
+
+export interface EvaluatorDeps extends Omit<
+  EngineContext,
+  'rulesOf' | 'rule' | 'host' | 'updating'
+> {
+  /** Hosts with their tags (for selectors), re-read on each stats pass. */
+  hostDirectory: () => Promise<HostFacts[]>;
+  options?: StateKindOptions & { maintenanceMs?: number };
+}
+
+/** The kinds other modules raise and resolve (health checks, updates). */
+export type SignalKind = Extract<
+  AlertRuleKind,
+  'health_check_failed' | 'update_available' | 'update_completed' | 'update_failed'
+>;
+
+export interface Signal {
+  kind: SignalKind;
+  hostId: string;
+  containerName: string;
+  /** true raises (or counts another occurrence), false resolves. */
+  active: boolean;
+  message: string;
+  context?: NotificationRequest['context'];
+}
+
+const timingOf = (rule: StoredRule): MetricTiming => {
+  const threshold = rule.threshold ?? 0;
+  return {
+    operator: rule.operator ?? '>=',
+    threshold,
+    durationMs: rule.duration_seconds * 1000,
+    occurrences: rule.occurrences,
+    clearThreshold: rule.clear_threshold ?? threshold,
+    clearDurationMs: (rule.clear_duration_seconds ?? rule.duration_seconds) * 1000,
+  };
+};
+
+const pct = (n: number) => `${n.toFixed(1)}%`;
+const MIB = 1024 * 1024;
+
+/**
+ * The rule engine: metric kinds on every stats pass (asking the monitor for the polling
+ * cadence while an enabled metric rule exists), the state kinds on engine and host events,
+ * signals from other modules, snooze expiry and vanished containers on a timer.
+ */
+export class AlertEvaluator {
+  private rules: StoredRule[] = [];
+  private hostsById = new Map<string, HostFacts>();
+  private readonly windows = new Map<string, Map<string, MetricWindow>>();
+  private readonly updatingSet = new Set<string>();
+  private readonly diskReadAt = new Map<string, number>();
+  private readonly ctx: EngineContext;
+  private readonly state: StateKinds;
+  private readonly unsubscribe: (() => void)[] = [];
+  private maintenanceTimer: ReturnType<typeof setInterval> | undefined;
+  private passing = false;
+
+  constructor(private readonly deps: EvaluatorDeps) {
+    this.ctx = {
+      ...deps,
+      rulesOf: (kind) => this.rules.filter((r) => r.enabled && r.kind === kind),
+      rule: (id) => this.rules.find((r) => r.id === id),
+      host: (id) => this.hostsById.get(id),
+      updating: (hostId, name) => this.updatingSet.has(containerScopeId(hostId, name)),
+    };
+    this.state = new StateKinds(this.ctx, deps.options);
+  }
+
+  async start(rules: StoredRule[]): Promise<void> {
+    await this.refreshHosts();
+    this.setRules(rules);
+    const { fleet } = this.deps;
+    this.unsubscribe.push(
+      fleet.on('containerChanged', (ev) => this.state.onContainer(ev)),
+      fleet.on('hostStatusChanged', (ev) => this.state.onHostStatus(ev)),
+      fleet.on('statsSampled', () => {
+        this.statsPass().catch(logFailure(this.ctx, 'stats pass'));
+      }),
+    );
+    this.maintenanceTimer = setInterval(() => {
+      this.maintain().catch(logFailure(this.ctx, 'maintenance'));
+    }, this.deps.options?.maintenanceMs ?? MAINTENANCE_MS);
+  }
+
+  stop(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+    clearInterval(this.maintenanceTimer);
+    this.state.stop();
+    this.deps.fleet.demandStats(STATS_OWNER, false);
+  }
+
+  /** The rules changed: new timing applies, removed or disabled rules forget their windows. */
+  setRules(rules: StoredRule[]): void {
+    this.rules = rules;
+    const metric = rules.filter((r) => r.enabled && r.metric !== null);
+    for (const [id, perScope] of this.windows) {
+      const rule = metric.find((r) => r.id === id);
+      if (rule === undefined) this.windows.delete(id);
+      else for (const w of perScope.values()) w.retime(timingOf(rule));
+    }
+    this.deps.fleet.demandStats(STATS_OWNER, metric.length > 0);
+  }
+
+  /** Health checks and updates raise and resolve through here. */
+  async signal(s: Signal): Promise<void> {
+    const info = this.deps.fleet.containerInfo(s.hostId, s.containerName);
+    const facts = info ?? {
+      host_id: s.hostId,
+      name: s.containerName,
+      tags: [],
+      desired_state: 'unspecified' as const,
+    };
+    const scopeId = containerScopeId(s.hostId, s.containerName);
+    if (!s.active) {
+      await this.ctx.lifecycle.resolveWhere(
+        (a) => a.kind === s.kind && a.scope_id === scopeId,
+        s.message,
+      );
+      return;
+    }
+    for (const rule of containerRules(this.ctx, s.kind, facts)) {
+      const scope = containerScope(this.ctx, s.hostId, s.containerName, info?.id ?? null);
+      await this.ctx.lifecycle.raise(
+        { rule, scope, value: null, message: s.message, context: s.context ?? {} },
+        'occurrence',
+      );
+    }
+  }
+
+  /** While set, container alerts of rules with suppress_during_updates wait. */
+  setUpdating(hostId: string, containerName: string, updating: boolean): void {
+    const key = containerScopeId(hostId, containerName);
+    if (updating) this.updatingSet.add(key);
+    else this.updatingSet.delete(key);
+  }
+
+  /** A manual resolve: the condition must hold for its whole duration again. */
+  forget(alert: AlertRow): void {
+    if (alert.rule_id !== null) this.windows.get(alert.rule_id)?.get(alert.scope_id)?.reset();
+  }
+
+  async maintain(): Promise<void> {
+    await this.ctx.lifecycle.expireSnoozes();
+    for (const a of this.ctx.lifecycle.unresolved()) {
+      if (a.scope_type !== 'container' || a.host_id === null || a.container_name === null) continue;
+      if (this.deps.fleet.host(a.host_id)?.status === 'offline') continue;
+      if (this.deps.fleet.containerByName(a.host_id, a.container_name) === undefined)
+        this.state.removed(a.host_id, a.container_name);
+    }
+  }
+
+  private async refreshHosts(): Promise<void> {
+    this.hostsById = new Map((await this.deps.hostDirectory()).map((h) => [h.id, h]));
+  }
+
+  /** One pass over the samples of every metric rule. */
+  async statsPass(): Promise<void> {
+    if (this.passing) return; // a slow pass is never stacked on another
+    this.passing = true;
+    try {
+      const metric = this.rules.filter((r) => r.enabled && r.metric !== null);
+      if (metric.length === 0) return;
+      await this.refreshHosts();
+      const touches: { row: AlertRow; value: number; message: string }[] = [];
+      const sample = this.sampler(touches);
+      if (metric.some((r) => r.scope === 'container')) this.containerPass(sample);
+      for (const hostId of this.hostsById.keys()) await this.hostPass(hostId, sample);
+      await this.ctx.lifecycle.touchMany(touches);
+    } finally {
+      this.passing = false;
+    }
+  }
+
+  private containerPass(sample: Sampler): void {
+    for (const c of this.deps.fleet.listContainers()) {
+      if (c.state !== 'running') continue;
+      for (const kind of ['cpu_high', 'memory_high'] as const) {
+        const value = kind === 'cpu_high' ? c.cpu_percent : c.memory_percent;
+        if (value === null) continue;
+        for (const rule of containerRules(this.ctx, kind, c)) {
+          if (rule.scope !== 'container') continue;
+          const scope = containerScope(this.ctx, c.host_id, c.name, c.id);
+          sample(rule, scope, value, this.describe(rule, value, c));
+        }
+      }
+    }
+  }
+
+  private async hostPass(hostId: string, sample: Sampler): Promise<void> {
+    const m = this.deps.fleet.hostMetrics(hostId);
+    if (m === null) return;
+    const scope = hostScope(this.ctx, hostId);
+    for (const rule of hostRules(this.ctx, 'cpu_high', hostId))
+      sample(rule, scope, m.cpu_percent, this.describe(rule, m.cpu_percent));
+    for (const rule of hostRules(this.ctx, 'memory_high', hostId))
+      sample(rule, scope, m.mem_percent, this.describe(rule, m.mem_percent));
+    const disk = hostRules(this.ctx, 'disk_low', hostId);
+    const now = this.ctx.now();
+    if (disk.length === 0 || now - (this.diskReadAt.get(hostId) ?? 0) < DISK_EVERY_MS) return;
+    this.diskReadAt.set(hostId, now);
+    const d = await this.deps.fleet.engineDisk(hostId);
+    if (!('percent' in d)) return; // not measurable here: the rule says so, no alert is invented
+    for (const rule of disk)
+      sample(rule, scope, d.percent, this.describe(rule, d.percent, undefined, d.path));
+  }
+
+  private sampler(touches: { row: AlertRow; value: number; message: string }[]): Sampler {
+    return (rule, scope, value, message) => {
+      let perScope = this.windows.get(rule.id);
+      if (perScope === undefined)
+        this.windows.set(rule.id, (perScope = new Map<string, MetricWindow>()));
+      const open = this.ctx.lifecycle.current(rule.id, scope.id);
+      let w = perScope.get(scope.id);
+      if (w === undefined) {
+        w = new MetricWindow(timingOf(rule));
+        perScope.set(scope.id, w);
+      }
+      const verdict = w.sample(value, this.ctx.now(), open !== undefined);
+      if (w.idle && open === undefined) perScope.delete(scope.id);
+      if (open !== undefined) {
+        if (verdict === 'clear') {
+          w.reset();
+          this.ctx.lifecycle
+            .resolve(open.id, 'Condition cleared', { rule })
+            .catch(logFailure(this.ctx, 'metric resolve'));
+        } else touches.push({ row: open, value, message });
+      } else if (verdict === 'raise') {
+        this.ctx.lifecycle
+          .raise(
+            {
+              rule,
+              scope,
+              value,
+              message,
+              context: { current_value: value, threshold: rule.threshold },
+            },
+            'ongoing',
+          )
+          .catch(logFailure(this.ctx, 'metric raise'));
+      }
+    };
+  }
+
+  /** The alert's message; a container's memory is said to be of its own limit when it has one. */
+  private describe(rule: StoredRule, value: number, c?: Container, path?: string): string {
+    const cond = `(threshold ${rule.operator ?? '>='} ${pct(rule.threshold ?? 0)})`;
+    if (rule.kind === 'cpu_high') return `CPU is ${pct(value)} ${cond}`;
+    if (rule.kind === 'disk_low')
+      return `Disk holding ${path ?? 'the data root'} is ${pct(value)} used ${cond}`;
+    if (c === undefined) return `Memory is ${pct(value)} of the host's memory ${cond}`;
+    const hostMemory = this.deps.fleet.hostMetrics(c.host_id)?.total_memory ?? Infinity;
+    const ownLimit = c.memory_limit !== null && c.memory_limit < hostMemory;
+    return ownLimit
+      ? `Memory is ${pct(value)} of the container's own ${Math.round((c.memory_limit ?? 0) / MIB)} MiB limit ${cond}`
+      : `Memory is ${pct(value)} of the host's memory (the container has no limit) ${cond}`;
+  }
+}
+
+type Sampler = (rule: StoredRule, scope: AlertScopeRef, value: number, message: string) => void;

@@ -1,0 +1,76 @@
+import type { AlertRule, AlertSelector } from '@berth/contracts';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { AlertRulesTable } from '../../db/schema.js';
+
+export type AlertRuleRow = Selectable<AlertRulesTable>;
+
+/** A rule as the engine uses it: the API shape without the per-host disk note. */
+export type StoredRule = Omit<AlertRule, 'unavailable_hosts'>;
+
+const selector = (text: string | null): AlertSelector | null =>
+  text === null ? null : (JSON.parse(text) as AlertSelector);
+
+export function toStoredRule(row: AlertRuleRow): StoredRule {
+  return {
+    ...row,
+    scope: row.scope as StoredRule['scope'],
+    kind: row.kind as StoredRule['kind'],
+    severity: row.severity as StoredRule['severity'],
+    metric: row.metric as StoredRule['metric'],
+    operator: row.operator as StoredRule['operator'],
+    enabled: row.enabled === 1,
+    auto_resolve: row.auto_resolve === 1,
+    suppress_during_updates: row.suppress_during_updates === 1,
+    host_selector_json: selector(row.host_selector_json),
+    container_selector_json: selector(row.container_selector_json),
+    notify_channels_json: JSON.parse(row.notify_channels_json) as string[],
+  };
+}
+
+export function toRuleRow(rule: StoredRule): AlertRuleRow {
+  const text = (v: unknown) => (v === null ? null : JSON.stringify(v));
+  return {
+    ...rule,
+    enabled: rule.enabled ? 1 : 0,
+    auto_resolve: rule.auto_resolve ? 1 : 0,
+    suppress_during_updates: rule.suppress_during_updates ? 1 : 0,
+    host_selector_json: text(rule.host_selector_json),
+    container_selector_json: text(rule.container_selector_json),
+    notify_channels_json: JSON.stringify(rule.notify_channels_json),
+  };
+}
+
+/** Alert rules as stored. Deleting one leaves its alerts (they keep the rule's name). */
+export function createRulesStore(db: Db) {
+  return {
+    async list(): Promise<StoredRule[]> {
+      const rows = await db.selectFrom('alert_rules').selectAll().orderBy('created_at').execute();
+      return rows.map(toStoredRule);
+    },
+
+    async get(id: string): Promise<StoredRule | undefined> {
+      const row = await db
+        .selectFrom('alert_rules')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row === undefined ? undefined : toStoredRule(row);
+    },
+
+    async insert(rule: StoredRule): Promise<void> {
+      await db.insertInto('alert_rules').values(toRuleRow(rule)).execute();
+    },
+
+    async replace(rule: StoredRule): Promise<void> {
+      const { id, ...rest } = toRuleRow(rule);
+      await db.updateTable('alert_rules').set(rest).where('id', '=', id).execute();
+    },
+
+    async delete(id: string): Promise<boolean> {
+      const r = await db.deleteFrom('alert_rules').where('id', '=', id).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+  };
+}
+export type RulesStore = ReturnType<typeof createRulesStore>;

@@ -1,0 +1,27 @@
+import { statfs } from 'node:fs/promises';
+import type Docker from 'dockerode';
+import type { EngineDisk } from './fleet.js';
+
+export const DISK_UNAVAILABLE = 'The disk figure is not available for this host';
+
+/**
+ * The data root's filesystem usage, as `df` counts it (used over used + available to
+ * users). Only a unix-socket engine runs on this machine, and only if its data root is
+ * visible here can its disk be read; anything else says so instead of guessing.
+ */
+export async function measureEngineDisk(url: string, docker: Docker | null): Promise<EngineDisk> {
+  if (!url.startsWith('unix://') || docker === null)
+    return { unavailable: `${DISK_UNAVAILABLE} (only a local unix-socket engine can be measured)` };
+  try {
+    const info = (await docker.info()) as { DockerRootDir?: string };
+    const path = info.DockerRootDir;
+    if (path === undefined || path === '') return { unavailable: DISK_UNAVAILABLE };
+    const fs = await statfs(path);
+    const used = fs.blocks - fs.bfree;
+    const total = used + fs.bavail;
+    if (total <= 0) return { unavailable: DISK_UNAVAILABLE };
+    return { percent: Math.round((used / total) * 1000) / 10, path };
+  } catch {
+    return { unavailable: `${DISK_UNAVAILABLE} (its data root is not visible to Berth)` };
+  }
+}
