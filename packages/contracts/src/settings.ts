@@ -14,12 +14,33 @@ export const blackoutWindowSchema = z.strictObject({
 });
 export type BlackoutWindow = z.infer<typeof blackoutWindowSchema>;
 
-const bounded = (min: number, max: number, message?: string) =>
+/** The numeric settings' bounds (spec 3 §5); the server and the System tab both read them. */
+export const SETTING_BOUNDS = {
+  polling_interval: { min: 1, max: 600 },
+  connection_timeout: { min: 5, max: 120 },
+  max_retries: { min: 0, max: 10 },
+  retry_delay: { min: 5, max: 300 },
+  event_retention_days: { min: 0, max: 365 },
+  unused_tag_retention_days: { min: 0, max: 365 },
+  alert_retention_days: { min: 0, max: 730 },
+  health_check_timeout_seconds: { min: 10, max: 600 },
+} as const;
+export type BoundedSetting = keyof typeof SETTING_BOUNDS;
+
+/** The message of a value outside a setting's bounds (the health check timeout has its own). */
+export function settingBoundMessage(key: BoundedSetting): string {
+  const { min, max } = SETTING_BOUNDS[key];
+  return key === 'health_check_timeout_seconds'
+    ? `Timeout must be between ${min} and ${max} seconds`
+    : `Must be between ${min} and ${max}`;
+}
+
+const bounded = (key: BoundedSetting) =>
   z
     .number()
-    .int()
-    .min(min, message ?? `Must be between ${min} and ${max}`)
-    .max(max, message ?? `Must be between ${min} and ${max}`);
+    .int('Must be a whole number')
+    .min(SETTING_BOUNDS[key].min, settingBoundMessage(key))
+    .max(SETTING_BOUNDS[key].max, settingBoundMessage(key));
 
 const template = z.string().max(10_000).nullable();
 
@@ -33,17 +54,17 @@ export const writableSettingsShape = {
   alert_template_health: template,
   alert_template_update: template,
   blackout_windows: z.array(blackoutWindowSchema).max(50),
-  polling_interval: bounded(1, 600),
-  connection_timeout: bounded(5, 120),
-  max_retries: bounded(0, 10),
-  retry_delay: bounded(5, 300),
+  polling_interval: bounded('polling_interval'),
+  connection_timeout: bounded('connection_timeout'),
+  max_retries: bounded('max_retries'),
+  retry_delay: bounded('retry_delay'),
   default_auto_restart: z.boolean(),
-  unused_tag_retention_days: bounded(0, 365),
-  event_retention_days: bounded(0, 365),
-  alert_retention_days: bounded(0, 730),
+  unused_tag_retention_days: bounded('unused_tag_retention_days'),
+  event_retention_days: bounded('event_retention_days'),
+  alert_retention_days: bounded('alert_retention_days'),
   update_check_time: z.string().regex(HH_MM, TIME_MESSAGE),
   skip_compose_containers: z.boolean(),
-  health_check_timeout_seconds: bounded(10, 600, 'Timeout must be between 10 and 600 seconds'),
+  health_check_timeout_seconds: bounded('health_check_timeout_seconds'),
   dismissed_dockmon_update_version: z.string().max(50).nullable(),
 };
 
@@ -53,6 +74,8 @@ export const globalSettingsSchema = z.object({
   update_available: z.boolean(),
   /** Read-only: the newest known Berth release, if any. */
   latest_available_version: z.string().nullable(),
+  /** Read-only: where that release's notes are (from the release feed). */
+  latest_release_url: z.string().nullable(),
 });
 export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
 
@@ -61,7 +84,7 @@ export const updateSettingsRequestSchema = z.strictObject(writableSettingsShape)
 export type UpdateSettingsRequest = z.infer<typeof updateSettingsRequestSchema>;
 export type WritableSettings = Omit<
   GlobalSettings,
-  'update_available' | 'latest_available_version'
+  'update_available' | 'latest_available_version' | 'latest_release_url'
 >;
 
 /** Defaults of spec 3 §9. */
@@ -86,3 +109,30 @@ export const DEFAULT_SETTINGS: WritableSettings = {
   health_check_timeout_seconds: 120,
   dismissed_dockmon_update_version: null,
 };
+
+/** A release as Berth's release feed (BERTH_RELEASE_FEED_URL) announces it. */
+export const releaseFeedSchema = z.object({
+  version: z
+    .string()
+    .trim()
+    .regex(/^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'must be a semantic version'),
+  url: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) address'),
+  notes: z.string().max(20_000),
+});
+export type ReleaseFeed = z.infer<typeof releaseFeedSchema>;
+
+/** POST /api/user/dismiss-dockmon-update and /api/user/dismiss-update. */
+export const dismissUpdateRequestSchema = z.strictObject({
+  version: z.string().trim().min(1, 'Required').max(50),
+});
+export type DismissUpdateRequest = z.infer<typeof dismissUpdateRequestSchema>;
+
+/** GET /api/upgrade-notice: the running version and whether this user should see what changed. */
+export const upgradeNoticeSchema = z.object({
+  version: z.string(),
+  show_notice: z.boolean(),
+});
+export type UpgradeNotice = z.infer<typeof upgradeNoticeSchema>;

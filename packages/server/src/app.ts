@@ -118,8 +118,10 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await services.alerts.start();
   await services.monitor.start();
   services.retention.start();
+  services.release.start();
   app.addHook('onClose', async () => {
     services.retention.stop();
+    services.release.stop();
     await services.events.close();
   });
   app.addHook('onClose', (_instance, done) => {

@@ -21,10 +21,12 @@ import { MonitorService } from './modules/monitor/index.js';
 import {
   createPreferencesStore,
   createSettingsStore,
+  createUpgradeNoticeStore,
   PreferencesService,
   SettingsService,
+  UpgradeNoticeService,
 } from './modules/settings/index.js';
-import { readVersion } from './modules/system/index.js';
+import { readVersion, ReleaseFeedChecker } from './modules/system/index.js';
 import { createUpdatesStore, UpdatesService } from './modules/updates/index.js';
 import { LiveHub } from './platform/live-hub.js';
 import { SecretBox } from './platform/secret-box.js';
@@ -48,6 +50,9 @@ export interface AppServices {
   batch: BatchService;
   probe: ProbeEngine;
   version: string;
+  /** Berth's own newer release, read from BERTH_RELEASE_FEED_URL. */
+  release: ReleaseFeedChecker;
+  upgradeNotice: UpgradeNoticeService;
 }
 
 /** The composition root: every service built once, each given what it needs. */
@@ -59,6 +64,13 @@ export async function createServices(
   const hub = new LiveHub(log);
   const settings = new SettingsService(createSettingsStore(db), log);
   await settings.load();
+  const version = readVersion();
+  const release = new ReleaseFeedChecker({
+    url: config.releaseFeedUrl,
+    currentVersion: version,
+    log,
+  });
+  settings.setReleaseSource(() => release.newerRelease());
   const probe: ProbeEngine = (endpoint) =>
     probeEngine(endpoint, settings.get().connection_timeout * 1000);
   const events = new EventsService(createEventsStore(db), hub);
@@ -137,6 +149,8 @@ export async function createServices(
       log,
     }),
     probe,
-    version: readVersion(),
+    version,
+    release,
+    upgradeNotice: new UpgradeNoticeService(createUpgradeNoticeStore(db), version),
   };
 }

@@ -53,3 +53,18 @@ describe('proxy settings', () => {
     }
   });
 });
+
+describe('release feed', () => {
+  it('is off unless BERTH_RELEASE_FEED_URL is set, and must be an http(s) URL', () => {
+    expect(loadConfig({}).releaseFeedUrl).toBeNull();
+    expect(
+      loadConfig({ BERTH_RELEASE_FEED_URL: 'https://example.com/berth/latest.json' })
+        .releaseFeedUrl,
+    ).toBe('https://example.com/berth/latest.json');
+    for (const bad of ['example.com/latest.json', 'ftp://example.com/x', 'https://u@x.example/']) {
+      expect(() => loadConfig({ BERTH_RELEASE_FEED_URL: bad })).toThrow(
+        /^Invalid configuration: BERTH_RELEASE_FEED_URL: must be an http:\/\/ or https:\/\/ URL/,
+      );
+    }
+  });
+});

@@ -74,6 +74,18 @@ const envSchema = z.object({
     .default('auto'),
   /** Where the built web app lives; defaults to packages/web/dist beside the server. */
   BERTH_WEB_DIR: z.string().min(1).optional(),
+  /** A URL answering JSON {version, url, notes} about Berth's newest release; unset = no checks. */
+  BERTH_RELEASE_FEED_URL: z
+    .string()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '';
+      } catch {
+        return false;
+      }
+    }, 'must be an http:// or https:// URL')
+    .optional(),
 });
 
 export interface AppConfig {
@@ -90,6 +102,8 @@ export interface AppConfig {
   webDir: string;
   localSocket: string | null;
   statsSource: 'auto' | 'files' | 'api';
+  /** Where Berth reads about its own newest release, or null for no checks. */
+  releaseFeedUrl: string | null;
 }
 
 /** A configuration value Berth cannot start with; the message names the variable. */
@@ -129,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webDir: resolve(e.BERTH_WEB_DIR ?? DEFAULT_WEB_DIR),
     localSocket: e.BERTH_LOCAL_SOCKET === 'none' ? null : e.BERTH_LOCAL_SOCKET,
     statsSource: e.BERTH_STATS_SOURCE,
+    releaseFeedUrl: e.BERTH_RELEASE_FEED_URL ?? null,
   };
 }

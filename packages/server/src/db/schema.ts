@@ -6,6 +6,7 @@ export interface Database {
   sessions: SessionsTable;
   settings: SettingsTable;
   user_preferences: UserPreferencesTable;
+  user_seen_versions: UserSeenVersionsTable;
   hosts: HostsTable;
   container_settings: ContainerSettingsTable;
   events: EventsTable;
@@ -47,6 +48,13 @@ export interface UserPreferencesTable {
   user_id: number;
   /** JSON object of the preference fields the user has set. */
   data: string;
+  updated_at: string;
+}
+
+export interface UserSeenVersionsTable {
+  user_id: number;
+  /** The Berth version this user last saw (the upgrade notice compares it with the running one). */
+  version: string;
   updated_at: string;
 }
 

@@ -5,6 +5,7 @@ import * as m0003 from './0003-alerts-container-updates.js';
 import * as m0004 from './0004-batch-jobs.js';
 import * as m0005 from './0005-container-auto-update.js';
 import * as m0008 from './0008-alert-rules.js';
+import * as m0009 from './0009-upgrade-notice.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004-batch-jobs': m0004,
   '0005-container-auto-update': m0005,
   '0008-alert-rules': m0008,
+  '0009-upgrade-notice': m0009,
 };

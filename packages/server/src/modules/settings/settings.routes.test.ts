@@ -27,6 +27,7 @@ describe('global settings', () => {
       ...DEFAULT_SETTINGS,
       update_available: false,
       latest_available_version: null,
+      latest_release_url: null,
     });
     expect(res.json()).toMatchObject({
       polling_interval: 2,

@@ -10,6 +10,9 @@ import type { SettingsStore } from './settings.store.js';
 
 type Listener = (settings: WritableSettings, changed: (keyof WritableSettings)[]) => void;
 
+/** The newest Berth release newer than the running one, as the release feed last found it. */
+export type ReleaseSource = () => { version: string; url: string } | null;
+
 /**
  * Global settings with the spec's defaults. Values are cached in memory because the
  * monitor reads them on every tick; writes go to the database first.
@@ -17,6 +20,7 @@ type Listener = (settings: WritableSettings, changed: (keyof WritableSettings)[]
 export class SettingsService {
   private current: WritableSettings = { ...DEFAULT_SETTINGS };
   private readonly listeners = new Set<Listener>();
+  private release: ReleaseSource = () => null;
 
   constructor(
     private readonly store: SettingsStore,
@@ -40,9 +44,20 @@ export class SettingsService {
     return this.current;
   }
 
+  /** Where the read-only release fields come from (the release feed checker). */
+  setReleaseSource(source: ReleaseSource): void {
+    this.release = source;
+  }
+
   /** The API shape: writable settings plus the read-only release fields. */
   toResponse(): GlobalSettings {
-    return { ...this.current, update_available: false, latest_available_version: null };
+    const release = this.release();
+    return {
+      ...this.current,
+      update_available: release !== null,
+      latest_available_version: release?.version ?? null,
+      latest_release_url: release?.url ?? null,
+    };
   }
 
   async update(patch: UpdateSettingsRequest): Promise<WritableSettings> {
