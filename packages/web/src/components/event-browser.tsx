@@ -119,7 +119,11 @@ export function EventBrowser({
             {links(e)}
           </li>
         ))}
-        {shown.length === 0 && <li className="px-3 py-2 text-slate-500">No events</li>}
+        {shown.length === 0 && (
+          <li className="px-3 py-2 text-slate-500">
+            {all === undefined ? 'Loading events…' : 'No events'}
+          </li>
+        )}
       </ul>
       <div className="mt-2 flex items-center justify-end gap-2 text-sm">
         <Button

@@ -88,9 +88,13 @@ export function MultiSelect({
             {matches.slice(0, SHOWN).map((o) => {
               const on = selected.includes(o.value);
               return (
-                <li key={o.value} role="option" aria-selected={on}>
+                <li key={o.value} role="none">
                   <button
                     type="button"
+                    role="option"
+                    aria-selected={on}
+                    aria-label={o.label}
+                    title={o.hint === undefined ? o.label : `${o.label} (${o.hint})`}
                     onClick={() => toggle(o.value)}
                     className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm text-slate-200 hover:bg-slate-800 focus-visible:bg-slate-800 focus-visible:outline-none"
                   >

@@ -44,7 +44,7 @@ function Target({
       <span className="truncate">{label}</span>
     </>
   );
-  const className = 'inline-flex max-w-48 min-w-0 items-center gap-1 text-xs';
+  const className = 'inline-flex max-w-32 min-w-0 items-center gap-1 text-xs xl:max-w-56';
   if (open === undefined)
     return (
       <span className={cn(className, 'text-slate-500')} title={`${label} (no longer present)`}>
@@ -79,10 +79,10 @@ export function EventsTable({
       <table className="w-full table-fixed text-left text-sm" data-testid="event-log">
         <thead className="border-b border-slate-800 text-xs tracking-wide text-slate-400">
           <tr>
-            <th scope="col" className="w-40 px-4 py-2.5 font-medium">
+            <th scope="col" className="w-36 px-4 py-2.5 font-medium">
               TIME
             </th>
-            <th scope="col" className="w-32 px-3 py-2.5 font-medium">
+            <th scope="col" className="w-28 px-3 py-2.5 font-medium">
               SEVERITY
             </th>
             <th scope="col" className="px-3 py-2.5 font-medium">
@@ -106,7 +106,7 @@ export function EventsTable({
               <td className="px-3">
                 <span
                   className={cn(
-                    'inline-flex items-center gap-1.5 text-xs font-medium uppercase',
+                    'flex items-center gap-1.5 text-xs font-medium uppercase',
                     SEVERITY_TONE[e.severity],
                   )}
                 >
@@ -120,25 +120,25 @@ export function EventsTable({
               <td className="px-3">
                 <div className="flex min-w-0 items-center gap-3">
                   <span
-                    className="shrink-0 rounded bg-slate-800 px-1.5 py-0.5 text-[11px] text-slate-400"
+                    className="hidden w-20 shrink-0 rounded bg-slate-800 px-1.5 py-0.5 text-center text-[11px] text-slate-400 xl:inline"
                     title={`Category ${e.category}, type ${e.event_type}`}
                   >
                     {e.category}
                   </span>
-                  <span className="min-w-0 truncate" title={e.message ?? e.title}>
+                  <span className="min-w-0 flex-1 truncate" title={e.message ?? e.title}>
                     <span className="text-slate-100">{e.title}</span>
                     {e.message !== null && e.message !== '' && (
                       <span className="text-slate-500"> · {e.message}</span>
                     )}
                   </span>
                   {e.old_state !== null && e.new_state !== null && e.old_state !== e.new_state && (
-                    <span className="inline-flex shrink-0 items-center gap-1 text-xs text-slate-400">
+                    <span className="hidden shrink-0 items-center gap-1 text-xs text-slate-400 xl:inline-flex">
                       {e.old_state}
                       <ArrowRight className="h-3 w-3" aria-label="to" />
                       {e.new_state}
                     </span>
                   )}
-                  <span className="ml-auto flex shrink-0 items-center gap-3">
+                  <span className="flex min-w-0 shrink-0 items-center justify-end gap-3">
                     {e.container_id !== null && (
                       <Target
                         icon={Box}
