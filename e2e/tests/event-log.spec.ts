@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { BerthEvent, Host, Preferences } from '@berth/contracts';
 import type { Page } from '@playwright/test';
 import { apiFor, type TestApi } from '../fixtures/api.js';
-import { TestContainers } from '../fixtures/docker.js';
+import { docker, TestContainers } from '../fixtures/docker.js';
 import { hostPayload } from '../fixtures/rig.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
@@ -36,7 +36,7 @@ const rows = (page: Page) => page.getByTestId('event-row');
 const pick = (page: Page, name: string) =>
   page.getByRole('listbox').getByRole('option', { name, exact: true });
 
-test('filters, search on Enter, ?host_id=, Reset and the panels a row opens', async ({
+test('filters, search on Enter, ?host_id= and ?scope_id=, Reset, row panels and live events', async ({
   page,
   readyServer,
 }) => {
@@ -131,6 +131,18 @@ test('filters, search on Enter, ?host_id=, Reset and the panels a row opens', as
   await expect(page).toHaveURL(/\/events$/);
   await expect(log).toContainText(idle);
 
+  // ?scope_id= (an alert's scope): a host id, or host_id:name of a container.
+  await page.goto(`/events?scope_id=${core.id}`);
+  await expect(page).toHaveURL(new RegExp(`/events\\?host_id=${core.id}$`));
+  await expect(log).toContainText(`Container Started: ${idle}`);
+  await expect(log).not.toContainText(crash);
+  await page.goto(`/events?scope_id=${edge.id}:${crash}`);
+  await expect(page).toHaveURL(/\/events\?container_id=/);
+  await expect(page.getByRole('button', { name: 'Containers' })).toContainText('1');
+  await expect(log).toContainText(`Container Died: ${crash}`);
+  await expect(log).not.toContainText('Host edge added');
+  await page.getByRole('button', { name: 'Reset' }).click();
+
   // A row's host and container open their panels (simplified workflow: the full views).
   const idleRow = rows(page).filter({ hasText: `Container Started: ${idle}` });
   await idleRow.getByRole('button', { name: 'Open host core' }).click();
@@ -139,6 +151,11 @@ test('filters, search on Enter, ?host_id=, Reset and the panels a row opens', as
   await expect(page.getByTestId('host-modal')).toHaveCount(0);
   await idleRow.getByRole('button', { name: `Open container ${idle}` }).click();
   await expect(page.getByRole('dialog', { name: `${idle} (core)` })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // A new event shows over the live socket, well before the 30 s refetch.
+  docker('tls', 'stop', idle);
+  await expect(log).toContainText(`Container Stopped: ${idle}`, { timeout: 8000 });
 });
 
 test('the sort order is saved and the CSV has the spec columns', async ({ page, readyServer }) => {
