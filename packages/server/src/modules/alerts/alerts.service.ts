@@ -51,13 +51,13 @@ export class AlertsService {
       record: deps.record,
       notify: deps.notify ?? new LoggingNotifier(deps.log),
       log: deps.log,
-      now: deps.now ?? Date.now,
+      now: deps.now ?? (() => Date.now()),
     });
   }
 
   /** The engine needs the fleet, which is built after this service. */
   attachEngine(fleet: Fleet, hostDirectory: () => Promise<HostFacts[]>): void {
-    const now = this.deps.now ?? Date.now;
+    const now = this.deps.now ?? (() => Date.now());
     const evaluator = new AlertEvaluator({
       fleet,
       lifecycle: this.lifecycle,
@@ -133,7 +133,7 @@ export class AlertsService {
   async annotate(id: string, user: string, text: string): Promise<AlertAnnotation> {
     const alert = await this.get(id);
     if (alert.state === 'resolved') throw badRequest('state: Cannot annotate a resolved alert');
-    const now = new Date((this.deps.now ?? Date.now)()).toISOString();
+    const now = new Date((this.deps.now ?? (() => Date.now()))()).toISOString();
     return this.deps.store.annotate(id, user, text, now);
   }
 

@@ -52,6 +52,7 @@ export function containerRules(
     .rulesOf(kind)
     .filter(
       (r) =>
+        r.scope === 'container' &&
         matchesContainer(r, c, host) &&
         !(
           r.suppress_during_updates &&
@@ -63,7 +64,7 @@ export function containerRules(
 
 /** Enabled host rules of a kind that watch this host. */
 export const hostRules = (ctx: EngineContext, kind: StoredRule['kind'], hostId: string) =>
-  ctx.rulesOf(kind).filter((r) => matchesHost(r, ctx.host(hostId)));
+  ctx.rulesOf(kind).filter((r) => r.scope === 'host' && matchesHost(r, ctx.host(hostId)));
 
 /** Logs a failed engine step instead of leaving a promise unhandled. */
 export const logFailure = (ctx: EngineContext, what: string) => (err: unknown) =>
