@@ -18,6 +18,7 @@ import {
 import { createEventsStore, EventsService } from './modules/events/index.js';
 import { createHostsStore, HostsService, type ProbeEngine } from './modules/hosts/index.js';
 import { MonitorService } from './modules/monitor/index.js';
+import { RetentionService } from './modules/retention/index.js';
 import {
   createPreferencesStore,
   createSettingsStore,
@@ -48,6 +49,7 @@ export interface AppServices {
   autoRestart: AutoRestarter;
   containerLogs: ContainerLogsService;
   batch: BatchService;
+  retention: RetentionService;
   probe: ProbeEngine;
   version: string;
   /** Berth's own newer release, read from BERTH_RELEASE_FEED_URL. */
@@ -125,10 +127,11 @@ export async function createServices(
     log,
   });
   await batch.closeInterrupted();
+  const auth = new AuthService(createAuthStore(db), log);
   return {
     db,
     hub,
-    auth: new AuthService(createAuthStore(db), log),
+    auth,
     settings,
     preferences: new PreferencesService(createPreferencesStore(db)),
     events,
@@ -139,6 +142,7 @@ export async function createServices(
     containers,
     containerSettings: containerSettingsService,
     batch,
+    retention: new RetentionService({ settings, events, batch, alerts, auth, log }),
     containerLogs: new ContainerLogsService(monitor),
     autoRestart: new AutoRestarter({
       fleet: monitor,

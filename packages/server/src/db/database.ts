@@ -16,12 +16,6 @@ export function openDatabase(dataDir: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  // `x REGEXP y` for the event log's regular-expression search (case-insensitive).
-  sqlite.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) =>
-    typeof pattern === 'string' && typeof value === 'string' && regexpOf(pattern).test(value)
-      ? 1
-      : 0,
-  );
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
@@ -47,15 +41,4 @@ export async function isDatabaseHealthy(db: Db): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-const regexCache = new Map<string, RegExp>();
-function regexpOf(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (re === undefined) {
-    re = new RegExp(pattern, 'i');
-    if (regexCache.size > 100) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re;
 }

@@ -4,6 +4,7 @@ import * as m0002 from './0002-hosts-events-container-settings.js';
 import * as m0003 from './0003-alerts-container-updates.js';
 import * as m0004 from './0004-batch-jobs.js';
 import * as m0005 from './0005-container-auto-update.js';
+import * as m0006 from './0006-events-search.js';
 import * as m0008 from './0008-alert-rules.js';
 import * as m0009 from './0009-upgrade-notice.js';
 
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0003-alerts-container-updates': m0003,
   '0004-batch-jobs': m0004,
   '0005-container-auto-update': m0005,
+  '0006-events-search': m0006,
   '0008-alert-rules': m0008,
   '0009-upgrade-notice': m0009,
 };

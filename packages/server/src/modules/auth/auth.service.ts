@@ -176,7 +176,8 @@ export class AuthService {
     return toUserResponse(row);
   }
 
-  async pruneExpiredSessions(): Promise<void> {
-    await this.store.deleteExpiredSessions(iso(this.now()));
+  /** Deletes at most `limit` expired sessions (one bounded chunk); answers how many went. */
+  pruneExpiredSessions(limit = 2000): Promise<number> {
+    return this.store.deleteExpiredSessions(iso(this.now()), limit);
   }
 }

@@ -103,8 +103,16 @@ export function createAuthStore(db: Db) {
           .execute()
       ).map((row) => row.token_hash),
 
-    deleteExpiredSessions: (now: string) =>
-      db.deleteFrom('sessions').where('expires_at', '<', now).execute(),
+    /** Deletes at most `limit` expired sessions; answers how many went. */
+    deleteExpiredSessions: async (now: string, limit: number): Promise<number> => {
+      const r = await db
+        .deleteFrom('sessions')
+        .where('token_hash', 'in', (eb) =>
+          eb.selectFrom('sessions').select('token_hash').where('expires_at', '<', now).limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }
 

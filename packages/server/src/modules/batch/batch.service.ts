@@ -120,6 +120,11 @@ export class BatchService {
     return { job_id: job.id };
   }
 
+  /** Deletes at most `limit` rows of finished jobs created before `cutoff` (ISO); for retention. */
+  pruneOlderThan(cutoff: string, limit: number): Promise<number> {
+    return this.deps.store.pruneOlderThan(cutoff, limit);
+  }
+
   async get(jobId: string): Promise<BatchJob> {
     const job = await this.deps.store.job(jobId);
     if (job === undefined) throw notFound('Batch job not found');

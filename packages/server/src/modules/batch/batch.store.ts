@@ -41,6 +41,31 @@ export function createBatchStore(db: Db) {
       await db.updateTable('batch_items').set(change).where('id', '=', id).execute();
     },
 
+    /**
+     * Deletes at most `limit` rows of finished jobs created before `cutoff`: their items
+     * first, then the jobs once they have none, so no chunk cascades into a large delete.
+     */
+    async pruneOlderThan(cutoff: string, limit: number): Promise<number> {
+      const oldJobs = db
+        .selectFrom('batch_jobs')
+        .select('id')
+        .where('created_at', '<', cutoff)
+        .where('status', 'not in', ['queued', 'running']);
+      const items = await db
+        .deleteFrom('batch_items')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('batch_items').select('id').where('job_id', 'in', oldJobs).limit(limit),
+        )
+        .executeTakeFirst();
+      const removed = Number(items.numDeletedRows);
+      if (removed > 0) return removed;
+      const jobs = await db
+        .deleteFrom('batch_jobs')
+        .where('id', 'in', oldJobs.limit(limit))
+        .executeTakeFirst();
+      return Number(jobs.numDeletedRows);
+    },
+
     /** Jobs a stopped server left unfinished. */
     unfinished: () =>
       db

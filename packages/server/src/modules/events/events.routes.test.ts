@@ -2,7 +2,7 @@ import type { EventsResponse } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
-import { searchMode } from './events.store.js';
+import { searchMode } from './search-pattern.js';
 
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;

@@ -6,6 +6,7 @@ import type {
   EventsResponse,
 } from '@berth/contracts';
 import type { LiveHub } from '../../platform/live-hub.js';
+import { EventSearch } from './events-search.js';
 import type { EventsStore } from './events.store.js';
 
 /** What a module says happened; ids, names and states are optional. */
@@ -33,6 +34,7 @@ export class EventsService {
   constructor(
     private readonly store: EventsStore,
     private readonly hub: LiveHub,
+    private readonly search = new EventSearch(store.db),
   ) {}
 
   /** Stores the event and pushes it to browsers as `new_event`. */
@@ -60,7 +62,20 @@ export class EventsService {
   }
 
   async query(q: EventQuery): Promise<EventsResponse> {
-    const { rows, total } = await this.store.query(q);
+    const search = q.search?.trim() ?? '';
+    const now = Date.now();
+    const { rows, total } =
+      search === '' ? await this.store.query(q, now) : await this.search.run(q, search, now);
     return { events: rows, total_count: total, limit: q.limit, offset: q.offset };
+  }
+
+  /** Deletes at most `limit` events older than `cutoff` (ISO); answers how many went. */
+  pruneOlderThan(cutoff: string, limit: number): Promise<number> {
+    return this.store.pruneOlderThan(cutoff, limit);
+  }
+
+  /** Stops the search workers. */
+  close(): Promise<void> {
+    return this.search.close();
   }
 }

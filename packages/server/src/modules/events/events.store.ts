@@ -4,20 +4,10 @@ import type { Db } from '../../db/database.js';
 import type { Database, EventsTable } from '../../db/schema.js';
 
 export type NewEventRow = Insertable<EventsTable>;
-type EventsEb = ExpressionBuilder<Database, 'events'>;
+export type EventsEb = ExpressionBuilder<Database, 'events'>;
 
-/** Regex search is used when the text has regex syntax and compiles; otherwise a substring. */
-export function searchMode(search: string): 'regex' | 'text' {
-  if (!/[\\^$.*+?()[\]{}|]/.test(search)) return 'text';
-  try {
-    new RegExp(search, 'i');
-    return 'regex';
-  } catch {
-    return 'text';
-  }
-}
-
-function filters(eb: EventsEb, q: EventQuery, now: number) {
+/** Every filter of the query except `search`, which runs off the main thread. */
+export function filters(eb: EventsEb, q: EventQuery, now: number) {
   const conds = [];
   if (q.category.length > 0) conds.push(eb('category', 'in', q.category));
   if (q.severity.length > 0) conds.push(eb('severity', 'in', q.severity));
@@ -36,29 +26,11 @@ function filters(eb: EventsEb, q: EventQuery, now: number) {
   if (since) conds.push(eb('timestamp', '>=', since));
   if (q.end_date !== undefined)
     conds.push(eb('timestamp', '<=', new Date(q.end_date).toISOString()));
-  if (q.search !== undefined && q.search.trim() !== '')
-    conds.push(searchFilter(eb, q.search.trim()));
   return eb.and(conds);
 }
 
-function searchFilter(eb: EventsEb, search: string) {
-  const haystack = sql<string>`title || ' ' || coalesce(message, '') || ' ' || coalesce(container_name, '') || ' ' || coalesce(host_name, '')`;
-  if (searchMode(search) === 'regex') {
-    // Each field on its own, so ^ and $ anchor to a title or a message as users expect.
-    return eb.or(
-      (['title', 'message', 'container_name', 'host_name'] as const).map((field) =>
-        eb(field, 'regexp', search),
-      ),
-    );
-  }
-  return likeEscaped(haystack, search);
-}
-
 /** Case-insensitive substring match where % and _ in the text are literal. */
-function likeEscaped(
-  column: ReturnType<typeof sql<string>> | ReturnType<typeof sql.ref>,
-  text: string,
-) {
+export function likeEscaped(column: ReturnType<typeof sql.ref>, text: string) {
   return sql<boolean>`${column} like ${`%${escapeLike(text)}%`} escape '\\'`;
 }
 
@@ -67,11 +39,14 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Queries on the events table. */
 export function createEventsStore(db: Db) {
   return {
+    db,
+
     insert: async (row: NewEventRow): Promise<number> => {
       const r = await db.insertInto('events').values(row).returning('id').executeTakeFirstOrThrow();
       return r.id;
     },
 
+    /** A page and the total for a query without `search`. */
     query: async (
       q: EventQuery,
       now = Date.now(),
@@ -90,8 +65,16 @@ export function createEventsStore(db: Db) {
       return { rows: rows as BerthEvent[], total: count.n };
     },
 
-    deleteOlderThan: (iso: string) =>
-      db.deleteFrom('events').where('timestamp', '<', iso).execute(),
+    /** Deletes at most `limit` events older than `cutoff` (ISO); answers how many went. */
+    pruneOlderThan: async (cutoff: string, limit: number): Promise<number> => {
+      const r = await db
+        .deleteFrom('events')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('events').select('id').where('timestamp', '<', cutoff).limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }
 

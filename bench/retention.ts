@@ -1,0 +1,86 @@
+// bench/retention: prunes a million expired events through the retention service and prints
+// the longest single delete and the worst event-loop delay seen meanwhile. Asserts nothing.
+// Run after `npm run build -w @berth/server`: node bench/retention.ts [events=1000000]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const dist = (path: string) => join(ROOT, 'packages/server/dist', path);
+const require = createRequire(join(ROOT, 'packages/server/package.json'));
+const SQLite = require('better-sqlite3') as typeof import('better-sqlite3');
+const { openDatabase, migrateToLatest } = (await import(
+  dist('db/database.js')
+)) as typeof import('../packages/server/src/db/database.ts');
+const { createEventsStore, EventsService } = (await import(
+  dist('modules/events/index.js')
+)) as typeof import('../packages/server/src/modules/events/index.ts');
+const { RetentionService } = (await import(
+  dist('modules/retention/index.js')
+)) as typeof import('../packages/server/src/modules/retention/index.ts');
+const COUNT = Number(process.argv[2] ?? 1_000_000);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-retention-'));
+const db = openDatabase(dataDir);
+await migrateToLatest(db);
+
+// Seed directly (one statement, one transaction): events 90..100 days old, past the default 60.
+const raw = new SQLite(join(dataDir, 'berth.db'));
+const insert = raw.prepare(
+  `insert into events (timestamp, severity, category, event_type, title, message, host_name,
+   container_name) values (?, 'info', 'container', 'died', ?, ?, ?, ?)`,
+);
+const oldest = Date.now() - 100 * 86_400_000;
+let started = performance.now();
+raw.transaction(() => {
+  for (let i = 0; i < COUNT; i++)
+    insert.run(
+      new Date(oldest + i * 800).toISOString(),
+      `Container Died: app-${i % 2000}`,
+      `Exit code ${i % 7}`,
+      `node-${i % 20}`,
+      `app-${i % 2000}`,
+    );
+})();
+if (process.env.NOFTS) raw.exec('drop trigger events_fts_delete');
+if (process.env.CKPT) raw.pragma(`wal_autocheckpoint = ${process.env.CKPT}`);
+if (process.env.FTSCFG)
+  raw.exec(`insert into events_fts(events_fts, rank) values ${process.env.FTSCFG}`);
+raw.close();
+console.log(`seeded ${COUNT} events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
+const none = () => Promise.resolve(0);
+const chunks: [number, number][] = [];
+const timed = {
+  pruneOlderThan: async (cutoff: string, limit: number) => {
+    const t0 = performance.now();
+    const n = await events.pruneOlderThan(cutoff, limit);
+    chunks.push([limit, performance.now() - t0]);
+    return n;
+  },
+};
+const retention = new RetentionService({
+  settings: { get: () => ({ event_retention_days: 60, alert_retention_days: 90 }) },
+  events: timed,
+  batch: { pruneOlderThan: none },
+  alerts: { pruneResolvedBefore: none },
+  auth: { pruneExpiredSessions: none },
+  log: { info: () => undefined, error: () => undefined },
+});
+const lag = monitorEventLoopDelay({ resolution: 5 });
+lag.enable();
+started = performance.now();
+const report = await retention.runOnce();
+lag.disable();
+console.log(
+  `pruned ${report.events} events in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+    `longest single delete ${report.longestChunkMs.toFixed(1)} ms; ` +
+    `event-loop delay max ${(lag.max / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`,
+);
+if (process.env.CHUNKS) console.log(chunks.map(([n, ms]) => `${n}:${ms.toFixed(0)}`).join(' '));
+await events.close();
+await db.destroy();
+rmSync(dataDir, { recursive: true, force: true });

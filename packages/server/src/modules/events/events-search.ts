@@ -1,0 +1,142 @@
+import type { BerthEvent, EventQuery } from '@berth/contracts';
+import { sql, type Compilable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { badRequest, tooManyRequests } from '../../platform/http-errors.js';
+import { filters, likeEscaped, type EventsEb } from './events.store.js';
+import {
+  assertRunnableRegex,
+  ftsPhrase,
+  indexable,
+  requiredLiteral,
+  searchMode,
+} from './search-pattern.js';
+import { SearchPool } from './search-pool.js';
+import { CANDIDATES, type CompiledSql } from './search-worker.js';
+
+/** How long one search may take, queueing included, before it is refused. */
+export const SEARCH_BUDGET_MS = 2000;
+
+const FIELDS = ['title', 'message', 'container_name', 'host_name'] as const;
+
+/** Ids whose indexed text contains the text (trigram index: case-insensitive substring). */
+const indexLookup = (text: string): CompiledSql => ({
+  sql: 'select rowid from events_fts where events_fts match ?',
+  parameters: [ftsPhrase(text)],
+});
+/** How many filtered rows the worker counts before it deems the selection large. */
+const PROBE_CAP = 20_001;
+
+/** The fields joined by newlines (one RE2 call rules most rows out), then each field. */
+const scanColumns = [
+  sql<string>`${sql.join(
+    FIELDS.map((f) => sql`coalesce(${sql.ref(f)}, '')`),
+    sql` || char(10) || `,
+  )}`.as('text'),
+  ...FIELDS,
+];
+
+const compiled = (query: Compilable): CompiledSql => {
+  const { sql: text, parameters } = query.compile();
+  return { sql: text, parameters };
+};
+
+/**
+ * The log's text and regex search. Both run in worker threads on their own connection, so
+ * neither a large scan nor a costly regex delays other requests; substring search reads the
+ * trigram index, and a regex reads it too when the pattern has a required literal.
+ */
+export class EventSearch {
+  private dbPath: Promise<string> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pool = new SearchPool(),
+  ) {}
+
+  async run(
+    q: EventQuery,
+    search: string,
+    now: number,
+  ): Promise<{ rows: BerthEvent[]; total: number }> {
+    const deadline = now + SEARCH_BUDGET_MS;
+    const dbPath = await this.path();
+    const regex = searchMode(search) === 'regex';
+    if (regex) assertRunnableRegex(search);
+    const outcome = await this.pool.run({
+      dbPath,
+      deadline,
+      offset: q.offset,
+      limit: q.limit,
+      ...(regex ? this.regexJob(q, search, now) : this.textJob(q, search, now)),
+    });
+    if (outcome.ok) return { rows: outcome.rows as BerthEvent[], total: outcome.total };
+    if (outcome.reason === 'busy')
+      throw tooManyRequests('search: Too many searches at once; try again shortly');
+    if (outcome.reason === 'timeout')
+      throw badRequest(
+        `search: ${regex ? 'Regular expression search' : 'Search'} took too long; narrow the time range or the filters`,
+      );
+    throw new Error(`event search failed: ${outcome.message}`);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private textJob(q: EventQuery, text: string, now: number) {
+    const like = (eb: EventsEb) => eb.or(FIELDS.map((f) => likeEscaped(sql.ref(f), text)));
+    return {
+      ...this.scans(q, now, [], (eb) => like(eb)),
+      index: indexable(text) ? indexLookup(text) : null,
+      regex: null,
+    };
+  }
+
+  private regexJob(q: EventQuery, pattern: string, now: number) {
+    const literal = requiredLiteral(pattern);
+    return {
+      ...this.scans(q, now, scanColumns, null),
+      index: literal === null ? null : indexLookup(literal),
+      regex: pattern,
+    };
+  }
+
+  /** The probe and the two ordered scans: over the index's candidates, and over everything. */
+  private scans(
+    q: EventQuery,
+    now: number,
+    columns: typeof scanColumns,
+    match: ((eb: EventsEb) => ReturnType<typeof likeEscaped> | ReturnType<EventsEb['or']>) | null,
+  ) {
+    const filtered = this.db.selectFrom('events').where((eb) => filters(eb, q, now));
+    const probe = this.db
+      .selectFrom(filtered.select('id').limit(PROBE_CAP).as('f'))
+      .select((eb) => eb.fn.countAll<number>().as('n'));
+    const ordered = (base: typeof filtered) =>
+      base
+        .select(['id', ...columns])
+        .orderBy('timestamp', q.sort_order)
+        .orderBy('id', q.sort_order);
+    const candidates = filtered.where(
+      sql<boolean>`id in (select value from json_each(${CANDIDATES}))`,
+    );
+    return {
+      probe: compiled(probe),
+      scanCandidates: compiled(ordered(candidates)),
+      scanAll: compiled(ordered(match === null ? filtered : filtered.where(match))),
+    };
+  }
+
+  /** The database file, which the workers open read-only. */
+  private path(): Promise<string> {
+    this.dbPath ??= sql<{ name: string; file: string }>`pragma database_list`
+      .execute(this.db)
+      .then(({ rows }) => {
+        const file = rows.find((r) => r.name === 'main')?.file;
+        if (file === undefined || file === '')
+          throw new Error('event search needs a database file');
+        return file;
+      });
+    return this.dbPath;
+  }
+}

@@ -1,0 +1,146 @@
+// Runs event searches off the main thread on its own read-only connection, so a long scan
+// never delays other requests. Self-contained (packages only): Node loads it directly, as
+// TypeScript under tests and as JavaScript from dist.
+import Database from 'better-sqlite3';
+import RE2 from 're2';
+import { parentPort } from 'node:worker_threads';
+
+export interface CompiledSql {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+/** Stands for the JSON list of candidate ids in `scanCandidates`' parameters. */
+export const CANDIDATES = '\u0000candidates';
+
+export interface SearchJob {
+  id: number;
+  dbPath: string;
+  /** Date.now() after which the worker gives up. */
+  deadline: number;
+  /** Counts the rows the other filters select, up to a cap. */
+  probe: CompiledSql;
+  /** Ids the trigram index says contain the text or the regex's literal; null: no index use. */
+  index: CompiledSql | null;
+  /** The ordered scan limited to the index's candidates. */
+  scanCandidates: CompiledSql;
+  /** The ordered scan of every row the filters select. */
+  scanAll: CompiledSql;
+  /** Tested on each scanned row when set; otherwise the SQL alone decides. */
+  regex: string | null;
+  offset: number;
+  limit: number;
+}
+
+export type SearchReply = { id: number } & (
+  | { ok: true; rows: Record<string, unknown>[]; total: number }
+  | { ok: false; reason: 'timeout' | 'error'; message: string }
+);
+
+/** Rows between clock checks while scanning. */
+const CHECK_EVERY = 512;
+/** When the filters alone select this few rows, scanning them beats reading the index. */
+const SMALL_SELECTION = 20_000;
+/** When the index offers more candidates than this, a plain scan is cheaper. */
+const MAX_CANDIDATES = 50_000;
+
+let connection: { path: string; db: Database.Database } | null = null;
+function open(path: string): Database.Database {
+  if (connection?.path !== path) {
+    connection?.db.close();
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    connection = { path, db };
+  }
+  return connection.db;
+}
+
+class Timeout extends Error {}
+
+const check = (n: number, deadline: number) => {
+  if (n % CHECK_EVERY === 0 && Date.now() > deadline) throw new Timeout();
+};
+
+/** The candidate ids as JSON, or null when scanning the filtered rows is the cheaper way. */
+function candidates(db: Database.Database, job: SearchJob): string | null {
+  if (job.index === null) return null;
+  const selected = Number(
+    db
+      .prepare(job.probe.sql)
+      .pluck()
+      .get(...job.probe.parameters),
+  );
+  if (selected <= SMALL_SELECTION) return null;
+  const ids: number[] = [];
+  const rows = db
+    .prepare(job.index.sql)
+    .pluck()
+    .iterate(...job.index.parameters);
+  for (const id of rows as Iterable<number>) {
+    if (ids.length >= MAX_CANDIDATES) return null;
+    ids.push(id);
+    check(ids.length, job.deadline);
+  }
+  return JSON.stringify(ids);
+}
+
+/**
+ * Scan rows are `[id]`, or for a regex `[id, fields joined by \n, ...fields]`. RE2 tests the
+ * joined text once in multiline mode, which every per-field match also matches; only those
+ * candidates are tested field by field.
+ */
+function search(db: Database.Database, job: SearchJob) {
+  const ids = candidates(db, job);
+  const scan =
+    ids === null
+      ? job.scanAll
+      : {
+          sql: job.scanCandidates.sql,
+          parameters: job.scanCandidates.parameters.map((p) => (p === CANDIDATES ? ids : p)),
+        };
+  const field = job.regex === null ? null : new RE2(job.regex, 'i');
+  // \A, \z and inline flags anchor differently in multiline mode: test fields only.
+  const whole =
+    job.regex === null || /\\[Az]|\(\?/.test(job.regex) ? null : new RE2(job.regex, 'im');
+  const pageIds: number[] = [];
+  let total = 0;
+  let seen = 0;
+  for (const row of db
+    .prepare(scan.sql)
+    .raw()
+    .iterate(...scan.parameters) as Iterable<unknown[]>) {
+    check(++seen, job.deadline);
+    const [id, text, ...fields] = row as [number, string, ...(string | null)[]];
+    if (field !== null) {
+      if (whole !== null && !whole.test(text)) continue;
+      if (!fields.some((f) => f !== null && field.test(f))) continue;
+    }
+    if (total >= job.offset && pageIds.length < job.limit) pageIds.push(id);
+    total++;
+  }
+  const byId = new Map<unknown, Record<string, unknown>>(
+    (
+      db
+        .prepare('select * from events where id in (select value from json_each(?))')
+        .all(JSON.stringify(pageIds)) as Record<string, unknown>[]
+    ).map((r) => [r.id, r]),
+  );
+  const rows = pageIds.flatMap<Record<string, unknown>>((id) => byId.get(id) ?? []);
+  return { rows, total };
+}
+
+function handle(job: SearchJob): SearchReply {
+  try {
+    const db = open(job.dbPath);
+    const result = search(db, job);
+    return { id: job.id, ok: true, ...result };
+  } catch (error) {
+    if (error instanceof Timeout) return { id: job.id, ok: false, reason: 'timeout', message: '' };
+    const message = error instanceof Error ? error.message : String(error);
+    return { id: job.id, ok: false, reason: 'error', message };
+  }
+}
+
+parentPort?.on('message', (job: SearchJob) => {
+  parentPort?.postMessage(handle(job));
+});

@@ -1,0 +1,1 @@
+export { RetentionService, type RetentionDeps, type RetentionReport } from './retention.service.js';

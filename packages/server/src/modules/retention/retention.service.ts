@@ -1,0 +1,146 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+
+/** Deletes at most `limit` rows; answers how many went. */
+type DeleteChunk = (limit: number) => Promise<number>;
+
+/** What retention needs from the modules that own the data (through their index). */
+export interface RetentionDeps {
+  settings: { get(): { event_retention_days: number; alert_retention_days: number } };
+  events: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
+  batch: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
+  alerts: { pruneResolvedBefore(cutoff: string, limit: number): Promise<number> };
+  auth: { pruneExpiredSessions(limit: number): Promise<number> };
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  now?: () => number;
+}
+
+export interface RetentionReport {
+  events: number;
+  batch: number;
+  alerts: number;
+  sessions: number;
+  /** The longest time one delete held the thread, in ms. */
+  longestChunkMs: number;
+}
+
+const DAY_MS = 86_400_000;
+/**
+ * Aim for short deletes: the trigram index's segment merges and WAL checkpoints add spikes
+ * that scale with the chunk, so a small target keeps the worst delete well under 100 ms.
+ */
+const TARGET_CHUNK_MS = 8;
+const MIN_CHUNK = 50;
+const MAX_CHUNK = 20_000;
+const FIRST_CHUNK = 500;
+/** The nightly run, local time, when a home server is quiet. */
+const RUN_AT_HOUR = 3;
+
+/**
+ * Applies the retention settings at start and then nightly: old events, old finished batch
+ * jobs, resolved alerts past their own retention and expired sessions. 0 days keeps forever.
+ * Deletes go in small chunks sized from how long the last one took, yielding between them,
+ * so a backlog of a million rows never holds the server for long.
+ */
+export class RetentionService {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<RetentionReport> | null = null;
+  private stopped = false;
+  private chunk = FIRST_CHUNK;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: RetentionDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Runs now (in the background) and then every night. */
+  start(): void {
+    this.stopped = false;
+    this.runLogged();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** One pass; a pass already under way is joined rather than doubled. */
+  runOnce(): Promise<RetentionReport> {
+    this.running ??= this.pass().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private runLogged(): void {
+    this.runOnce().then(
+      (report) => {
+        this.deps.log.info({ retention: report }, 'retention pass done');
+        this.scheduleNext();
+      },
+      (error: unknown) => {
+        this.deps.log.error({ err: error }, 'retention pass failed');
+        this.scheduleNext();
+      },
+    );
+  }
+
+  private scheduleNext(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.runLogged(), msUntilNextRun(new Date(this.now())));
+    this.timer.unref();
+  }
+
+  private async pass(): Promise<RetentionReport> {
+    const { event_retention_days: eventDays, alert_retention_days: alertDays } =
+      this.deps.settings.get();
+    const report = { events: 0, batch: 0, alerts: 0, sessions: 0, longestChunkMs: 0 };
+    const cutoff = (days: number) => new Date(this.now() - days * DAY_MS).toISOString();
+    if (eventDays > 0) {
+      const before = cutoff(eventDays);
+      report.events = await this.drain((n) => this.deps.events.pruneOlderThan(before, n), report);
+      report.batch = await this.drain((n) => this.deps.batch.pruneOlderThan(before, n), report);
+    }
+    if (alertDays > 0) {
+      const before = cutoff(alertDays);
+      report.alerts = await this.drain(
+        (n) => this.deps.alerts.pruneResolvedBefore(before, n),
+        report,
+      );
+    }
+    report.sessions = await this.drain((n) => this.deps.auth.pruneExpiredSessions(n), report);
+    return report;
+  }
+
+  /** Deletes chunk by chunk until nothing is left (or retention stops); answers the count. */
+  private async drain(deleteChunk: DeleteChunk, report: RetentionReport): Promise<number> {
+    let total = 0;
+    while (!this.stopped) {
+      const started = performance.now();
+      const removed = await deleteChunk(this.chunk);
+      const took = performance.now() - started;
+      report.longestChunkMs = Math.max(report.longestChunkMs, took);
+      total += removed;
+      if (removed === 0) break;
+      this.chunk = nextChunkSize(this.chunk, removed, took);
+      await yieldToEventLoop();
+    }
+    return total;
+  }
+}
+
+/** Scales the chunk toward the target time; grows only after a full chunk. */
+export function nextChunkSize(chunk: number, removed: number, tookMs: number): number {
+  if (tookMs > TARGET_CHUNK_MS)
+    return Math.max(MIN_CHUNK, Math.floor((chunk * TARGET_CHUNK_MS) / tookMs));
+  if (removed >= chunk && tookMs < TARGET_CHUNK_MS / 2) return Math.min(MAX_CHUNK, chunk * 2);
+  return chunk;
+}
+
+/** Milliseconds from `now` to the next local RUN_AT_HOUR:00. */
+export function msUntilNextRun(now: Date): number {
+  const next = new Date(now);
+  next.setHours(RUN_AT_HOUR, 0, 0, 0);
+  if (next.getTime() <= now.getTime()) next.setDate(next.getDate() + 1);
+  return next.getTime() - now.getTime();
+}
