@@ -10,6 +10,3 @@ export const paths = {
   alertRules: '/alerts/rules',
   settings: '/settings',
 } as const;
-
-/** Where the product version in the sidebar links to. */
-export const RELEASE_NOTES_URL = 'https://github.com/berth-dashboard/berth/releases';

@@ -4,6 +4,7 @@ import { Outlet } from 'react-router';
 import { ChangePasswordDialog } from '@/features/auth';
 import { ContainerPanelsProvider } from '@/features/containers/panels';
 import { HostPanelsProvider } from '@/features/hosts/panels';
+import { UpgradeNotice, useTimezoneSync } from '@/features/settings/shell';
 import { ContainersTableSlot } from '@/lib/containers-table-slot';
 import { useMediaQuery } from '@/hooks/use-media-query';
 import { LiveProvider } from '@/lib/live/live-provider';
@@ -32,6 +33,8 @@ export function AppShell() {
   const firstLogin = user?.is_first_login === true;
   const prefs = usePreferences(user !== undefined && user !== null && !firstLogin);
   const updatePrefs = useUpdatePreferences();
+  const signedIn = user !== undefined && user !== null && !firstLogin;
+  useTimezoneSync(signedIn);
   const narrow = useMediaQuery(NARROW);
   // On a narrow window the toggle opens the sidebar for now, without changing the saved choice.
   const [narrowOpen, setNarrowOpen] = useState(false);
@@ -62,6 +65,7 @@ export function AppShell() {
         </div>
       </div>
       {firstLogin && <ChangePasswordDialog open forced onOpenChange={() => undefined} />}
+      <UpgradeNotice enabled={signedIn} />
     </LiveProvider>
   );
 }

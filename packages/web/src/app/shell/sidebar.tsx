@@ -1,10 +1,8 @@
 import type { User } from '@berth/contracts';
-import { useQuery } from '@tanstack/react-query';
 import { Anchor, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { NavLink } from 'react-router';
+import { UpdateCard, VersionLink } from '@/features/settings/shell';
 import { cn } from '@/lib/cn';
-import { healthQueryOptions } from '@/lib/queries';
-import { RELEASE_NOTES_URL } from '../paths';
 import { LiveStatusIndicator } from './live-status';
 import { NAV_ITEMS } from './nav-items';
 import { UserMenu } from './user-menu';
@@ -17,7 +15,6 @@ interface SidebarProps {
 
 /** Navigation, live status, user menu and product version (spec 1 §2, spec 3 §2). */
 export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
-  const version = useQuery(healthQueryOptions()).data?.version;
   return (
     <aside
       data-testid="sidebar"
@@ -75,20 +72,9 @@ export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
       </nav>
       <div className="space-y-1 border-t border-slate-800 p-2">
         <LiveStatusIndicator collapsed={collapsed} />
+        <UpdateCard collapsed={collapsed} enabled={!user.is_first_login} />
         <UserMenu user={user} collapsed={collapsed} />
-        {version !== undefined && (
-          <a
-            href={RELEASE_NOTES_URL}
-            target="_blank"
-            rel="noreferrer"
-            className={cn(
-              'block px-3 py-1 text-xs text-slate-500 hover:text-slate-300',
-              collapsed && 'text-center px-0',
-            )}
-          >
-            v{version}
-          </a>
-        )}
+        <VersionLink collapsed={collapsed} />
       </div>
     </aside>
   );

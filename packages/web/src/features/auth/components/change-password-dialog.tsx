@@ -8,7 +8,6 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { ApiError, NetworkError } from '@/lib/api-client';
 import { useChangePassword } from '../api/auth-api';
-import { syncTimezoneOffset } from '../api/sync-timezone';
 import { pendingPassword } from '../pending-password';
 
 /** The client-side rules of spec 3 §5, in order. */
@@ -54,7 +53,6 @@ export function ChangePasswordDialog({ open, onOpenChange, forced = false }: Pro
     try {
       await change.mutateAsync({ current_password: current, new_password: next });
       pendingPassword.clear();
-      if (forced) void syncTimezoneOffset();
       toast.success('Password changed successfully');
       setCurrent('');
       setNext('');

@@ -6,7 +6,6 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { ApiError, NetworkError } from '@/lib/api-client';
 import { useLogin } from '../api/auth-api';
-import { syncTimezoneOffset } from '../api/sync-timezone';
 import { pendingPassword } from '../pending-password';
 
 /** Spec 1 §8: the sign-in error texts by cause. */
@@ -34,7 +33,7 @@ export function LoginPage() {
     try {
       const user = await login.mutateAsync({ username: username.trim(), password });
       if (user.is_first_login) pendingPassword.set(password);
-      else void syncTimezoneOffset();
+      // The shell compares the browser's timezone offset with the stored one once signed in.
       // The signed-in user is now cached: the /login route moves on to where they were going.
     } catch (err) {
       setError(loginErrorText(err));

@@ -36,6 +36,7 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
       ref={box}
       data-testid={`host-card-${host.name}`}
       data-status={host.status}
+      data-sparklines={optimized && !visible ? 'paused' : 'live'}
       onClick={(e) => {
         // Menus and dialogs render in portals; their clicks bubble here through React only.
         if (e.currentTarget.contains(e.target as Node)) panels.openHost(host.id);

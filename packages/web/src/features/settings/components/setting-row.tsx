@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+
+/** One setting: its name and explanation on the left, its control on the right. */
+export function SettingRow({
+  label,
+  htmlFor,
+  description,
+  children,
+}: {
+  label: string;
+  /** The control's id, when the label should point at it. */
+  htmlFor?: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-x-6 gap-y-2 border-b border-slate-800 py-4 last:border-b-0">
+      <div className="min-w-0 flex-1 basis-72">
+        {htmlFor === undefined ? (
+          <p className="text-sm font-medium text-slate-100">{label}</p>
+        ) : (
+          <label htmlFor={htmlFor} className="text-sm font-medium text-slate-100">
+            {label}
+          </label>
+        )}
+        {description !== undefined && (
+          <p className="mt-0.5 text-xs text-slate-400">{description}</p>
+        )}
+      </div>
+      <div className="flex shrink-0 items-center gap-2">{children}</div>
+    </div>
+  );
+}
+
+/** A titled group of settings. */
+export function SettingsSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="max-w-3xl rounded-xl border border-slate-800 bg-slate-900/60 px-5 py-2">
+      <h2 className="pt-3 pb-1 text-sm font-semibold tracking-wide text-slate-300 uppercase">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}

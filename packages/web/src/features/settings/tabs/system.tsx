@@ -1,0 +1,227 @@
+import {
+  SETTING_BOUNDS,
+  settingBoundMessage,
+  writableSettingsShape,
+  type BoundedSetting,
+  type GlobalSettings,
+} from '@berth/contracts';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Input } from '@/components/ui/input';
+import { Switch } from '@/components/ui/switch';
+import { errorText } from '@/lib/api-client';
+import { useSettings, useUpdateSettings } from '../api/settings-api';
+import { SettingRow, SettingsSection } from '../components/setting-row';
+
+interface NumberField {
+  key: BoundedSetting;
+  label: string;
+  unit: string;
+  description: string;
+  /** What 0 means, for the retention fields. */
+  zero?: string;
+}
+
+const GROUPS: { title: string; fields: NumberField[] }[] = [
+  {
+    title: 'Monitoring',
+    fields: [
+      {
+        key: 'polling_interval',
+        label: 'Polling interval',
+        unit: 'seconds',
+        description: 'How often container and host stats are read and pushed to the screens.',
+      },
+      {
+        key: 'connection_timeout',
+        label: 'Connection timeout',
+        unit: 'seconds',
+        description: 'How long Berth waits for a host’s engine to accept a connection.',
+      },
+      {
+        key: 'health_check_timeout_seconds',
+        label: 'Health check timeout',
+        unit: 'seconds',
+        description: 'How long an HTTP health check may take before it counts as failed.',
+      },
+    ],
+  },
+  {
+    title: 'Auto-restart',
+    fields: [
+      {
+        key: 'max_retries',
+        label: 'Max retries',
+        unit: 'attempts',
+        description: 'Restart attempts for a container that stopped unexpectedly.',
+      },
+      {
+        key: 'retry_delay',
+        label: 'Retry delay',
+        unit: 'seconds',
+        description: 'The wait between two restart attempts.',
+      },
+    ],
+  },
+  {
+    title: 'Retention',
+    fields: [
+      {
+        key: 'event_retention_days',
+        label: 'Event retention',
+        unit: 'days',
+        description: 'Older events are removed by the nightly maintenance.',
+        zero: 'keep forever',
+      },
+      {
+        key: 'alert_retention_days',
+        label: 'Alert retention',
+        unit: 'days',
+        description: 'Resolved alerts older than this are removed by the nightly maintenance.',
+        zero: 'keep forever',
+      },
+      {
+        key: 'unused_tag_retention_days',
+        label: 'Unused tag retention',
+        unit: 'days',
+        description: 'Tags that no host or container has carried for this long are removed.',
+        zero: 'keep forever',
+      },
+    ],
+  },
+];
+
+/** The toast for a value the bounds refuse (spec 3 §5 gives the health check its own text). */
+function refuse(field: NumberField, message: string) {
+  if (field.key === 'health_check_timeout_seconds') toast.error(message);
+  else toast.error(`Failed to update ${field.label.toLowerCase()}`, { description: message });
+}
+
+/** A number saved on blur (or Enter); a refused or failed value goes back to the saved one. */
+function NumberSetting({ field, saved }: { field: NumberField; saved: number }) {
+  // null while not being edited: the field shows the saved value (which may change elsewhere).
+  const [draft, setDraft] = useState<string | null>(null);
+  const update = useUpdateSettings();
+  const id = `setting-${field.key}`;
+  const { min, max } = SETTING_BOUNDS[field.key];
+
+  const commit = () => {
+    if (draft === null) return;
+    setDraft(null);
+    const trimmed = draft.trim();
+    const value = Number(trimmed);
+    if (trimmed !== '' && value === saved) return;
+    const checked = writableSettingsShape[field.key].safeParse(
+      trimmed === '' || !Number.isFinite(value) ? Number.NaN : value,
+    );
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const message =
+        issue?.code === 'too_small' || issue?.code === 'too_big' || trimmed === ''
+          ? settingBoundMessage(field.key)
+          : (issue?.message ?? settingBoundMessage(field.key));
+      refuse(field, message);
+      return;
+    }
+    // Shown at once; the saved value comes back if the server refuses it (useUpdateSettings).
+    update.mutate(
+      { [field.key]: checked.data },
+      {
+        onError: (err) =>
+          toast.error(`Failed to update ${field.label.toLowerCase()}`, {
+            description: errorText(err),
+          }),
+      },
+    );
+  };
+
+  return (
+    <SettingRow
+      label={field.label}
+      htmlFor={id}
+      description={
+        <>
+          {field.description}{' '}
+          <span className="text-slate-500" data-testid={`${id}-bounds`}>
+            {min}–{max} {field.unit}
+            {field.zero !== undefined && ` (0 = ${field.zero})`}
+          </span>
+        </>
+      }
+    >
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        step={1}
+        value={draft ?? String(saved)}
+        className="w-24 text-right tabular-nums"
+        aria-describedby={`${id}-unit`}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') e.currentTarget.blur();
+          if (e.key === 'Escape') setDraft(null);
+        }}
+      />
+      <span id={`${id}-unit`} className="w-16 text-sm text-slate-400">
+        {field.unit}
+      </span>
+    </SettingRow>
+  );
+}
+
+function AutoRestartDefault({ settings }: { settings: GlobalSettings }) {
+  const update = useUpdateSettings();
+  const label = 'Default auto-restart';
+  return (
+    <SettingRow
+      label={label}
+      description="Restart containers that stop unexpectedly unless a container says otherwise."
+    >
+      <Switch
+        label={label}
+        checked={settings.default_auto_restart}
+        onCheckedChange={(on) =>
+          // The cache goes back to the saved value when this fails (see useUpdateSettings).
+          update.mutate(
+            { default_auto_restart: on },
+            {
+              onError: (err) =>
+                toast.error('Failed to update default auto-restart', {
+                  description: errorText(err),
+                }),
+            },
+          )
+        }
+      >
+        <span className="sr-only">{label}</span>
+      </Switch>
+    </SettingRow>
+  );
+}
+
+/** The System tab (spec 3 §2, bounds of §5): numbers save on blur, the switch on change. */
+export default function SystemSettingsTab() {
+  const settings = useSettings();
+  if (settings.isError)
+    return (
+      <p className="text-sm text-red-300">Failed to load settings: {settings.error.message}</p>
+    );
+  if (settings.data === undefined) return <p className="text-sm text-slate-400">Loading…</p>;
+  const data = settings.data;
+  return (
+    <div className="space-y-6">
+      {GROUPS.map((group) => (
+        <SettingsSection key={group.title} title={group.title}>
+          {group.title === 'Auto-restart' && <AutoRestartDefault settings={data} />}
+          {group.fields.map((field) => (
+            <NumberSetting key={field.key} field={field} saved={data[field.key]} />
+          ))}
+        </SettingsSection>
+      ))}
+    </div>
+  );
+}
