@@ -11,3 +11,4 @@ export * from './hosts.js';
 export * from './live.js';
 export * from './preferences.js';
 export * from './settings.js';
+export * from './updates.js';

@@ -92,8 +92,10 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
       container_id: z.string(),
       overall_progress: z.number(),
       layers: z.array(
-        z.object({ id: z.string(), status: z.string(), current: z.number(), total: z.number() }),
+        z.object({ id: z.string(), status: z.string(), total: z.number(), percent: z.number() }),
       ),
+      total_layers: z.number(),
+      remaining_layers: z.number(),
       summary: z.string(),
       speed_mbps: z.number().nullable(),
     }),

@@ -119,6 +119,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await services.monitor.start();
   services.retention.start();
   services.release.start();
+  services.updates.start();
   app.addHook('onClose', async () => {
     services.retention.stop();
     services.release.stop();
@@ -126,6 +127,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   app.addHook('onClose', (_instance, done) => {
     services.autoRestart.stop();
+    services.updates.stop();
     services.alerts.stop();
     services.monitor.stop();
     done();

@@ -83,7 +83,7 @@ export async function createServices(
     record: (event) => events.record(event),
     log,
   });
-  const updates = new UpdatesService(createUpdatesStore(db));
+  const updates = new UpdatesService(createUpdatesStore(db), SecretBox.open(config.dataDir));
   const hosts = new HostsService(
     createHostsStore(db),
     SecretBox.open(config.dataDir),
@@ -127,6 +127,19 @@ export async function createServices(
     log,
   });
   await batch.closeInterrupted();
+  updates.attach({
+    fleet: monitor,
+    settings,
+    containerSettings,
+    setAutoUpdate: (h, c, enabled, mode, user) =>
+      containerSettingsService.setAutoUpdate(h, c, enabled, mode, user),
+    record: (event) => events.record(event),
+    hub,
+    log,
+    alerts: { signal: (s) => alerts.signal(s) },
+    // Alert rules with suppress_during_updates hold still meanwhile.
+    onUpdating: [(h, name, on) => alerts.setUpdating(h, name, on)],
+  });
   const auth = new AuthService(createAuthStore(db), log);
   return {
     db,

@@ -1,3 +1,8 @@
 export { updatesRoutes } from './updates.routes.js';
-export { UpdatesService } from './updates.service.js';
+export {
+  UpdatesService,
+  type UpdateAlertsPort,
+  type UpdatesRuntime,
+  type ImageCheck,
+} from './updates.service.js';
 export { createUpdatesStore } from './updates.store.js';

@@ -1,12 +1,155 @@
-import { updatesSummarySchema } from '@berth/contracts';
-import type { FastifyInstance } from 'fastify';
+import {
+  autoUpdateConfigRequestSchema,
+  checkAllResponseSchema,
+  customPatternQuerySchema,
+  executeUpdateQuerySchema,
+  executeUpdateResponseSchema,
+  registryCredentialCreateSchema,
+  registryCredentialSchema,
+  registryCredentialUpdateSchema,
+  updatePoliciesResponseSchema,
+  updatePolicyCategorySchema,
+  updatePolicyQuerySchema,
+  updatePolicyToggleQuerySchema,
+  updatesSummarySchema,
+  updateStatusSchema,
+} from '@berth/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sessionOf } from '../auth/index.js';
 import type { UpdatesService } from './updates.service.js';
 
+const containerParams = z.object({ hostId: z.string().min(1), containerId: z.string().min(1) });
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const usernameOf = (req: FastifyRequest) => sessionOf(req).user.username;
+
+/** Update status, settings, execution, policies, registry credentials (spec 2 §7, 3 §7). */
 export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesService }): void {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get('/updates/summary', { schema: { response: { 200: updatesSummarySchema } } }, () =>
-      opts.updates.summary(),
-    );
+  const u = opts.updates;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const base = '/hosts/:hostId/containers/:containerId';
+
+  r.get('/updates/summary', { schema: { response: { 200: updatesSummarySchema } } }, () =>
+    u.summary(),
+  );
+  r.post('/updates/check-all', { schema: { response: { 200: checkAllResponseSchema } } }, () =>
+    u.checkAll(),
+  );
+  r.get(
+    `${base}/update-status`,
+    { schema: { params: containerParams, response: { 200: updateStatusSchema } } },
+    (req) => u.status(req.params.hostId, req.params.containerId),
+  );
+  r.post(
+    `${base}/check-update`,
+    { schema: { params: containerParams, response: { 200: updateStatusSchema } } },
+    (req) => u.checkOne(req.params.hostId, req.params.containerId),
+  );
+  r.put(
+    `${base}/auto-update-config`,
+    {
+      schema: {
+        params: containerParams,
+        body: autoUpdateConfigRequestSchema,
+        response: { 200: updateStatusSchema },
+      },
+    },
+    (req) => u.setConfig(req.params.hostId, req.params.containerId, req.body, usernameOf(req)),
+  );
+  r.put(
+    `${base}/update-policy`,
+    {
+      schema: {
+        params: containerParams,
+        querystring: updatePolicyQuerySchema,
+        response: { 200: updateStatusSchema },
+      },
+    },
+    (req) =>
+      u.setPolicy(
+        req.params.hostId,
+        req.params.containerId,
+        req.query.policy ?? null,
+        usernameOf(req),
+      ),
+  );
+  r.post(
+    `${base}/execute-update`,
+    {
+      schema: {
+        params: containerParams,
+        querystring: executeUpdateQuerySchema,
+        response: { 200: executeUpdateResponseSchema },
+      },
+    },
+    (req) =>
+      u.execute(req.params.hostId, req.params.containerId, {
+        force: req.query.force === 'true',
+        username: usernameOf(req),
+      }),
+  );
+  r.post(
+    `${base}/rollback-update`,
+    { schema: { params: containerParams, response: { 200: executeUpdateResponseSchema } } },
+    (req) => u.rollback(req.params.hostId, req.params.containerId, usernameOf(req)),
+  );
+
+  r.get('/update-policies', { schema: { response: { 200: updatePoliciesResponseSchema } } }, () =>
+    u.policies(),
+  );
+  r.put(
+    '/update-policies/:category/toggle',
+    {
+      schema: {
+        params: z.object({ category: updatePolicyCategorySchema }),
+        querystring: updatePolicyToggleQuerySchema,
+        response: { 200: updatePoliciesResponseSchema },
+      },
+    },
+    (req) => u.toggleCategory(req.params.category, req.query.enabled === 'true'),
+  );
+  r.post(
+    '/update-policies/custom',
+    {
+      schema: {
+        querystring: customPatternQuerySchema,
+        response: { 200: updatePoliciesResponseSchema },
+      },
+    },
+    (req) => u.addCustom(req.query.pattern),
+  );
+  r.delete(
+    '/update-policies/custom/:id',
+    { schema: { params: idParams, response: { 200: updatePoliciesResponseSchema } } },
+    (req) => u.deleteCustom(req.params.id),
+  );
+
+  r.get(
+    '/registry-credentials',
+    { schema: { response: { 200: z.array(registryCredentialSchema) } } },
+    () => u.listCredentials(),
+  );
+  r.post(
+    '/registry-credentials',
+    {
+      schema: { body: registryCredentialCreateSchema, response: { 200: registryCredentialSchema } },
+    },
+    (req) => u.addCredential(req.body),
+  );
+  r.put(
+    '/registry-credentials/:id',
+    {
+      schema: {
+        params: idParams,
+        body: registryCredentialUpdateSchema,
+        response: { 200: registryCredentialSchema },
+      },
+    },
+    (req) => u.updateCredential(req.params.id, req.body),
+  );
+  r.delete('/registry-credentials/:id', { schema: { params: idParams } }, async (req) => {
+    await u.deleteCredential(req.params.id);
+    return { message: 'Credential deleted' };
+  });
 }

@@ -14,6 +14,7 @@ import { ContainerLogsPanel } from '../container-logs-panel';
 import { PowerButtons } from '../power-buttons';
 import { EventsTab } from './events-tab';
 import { InfoTab } from './info-tab';
+import { UpdatesTab } from './updates-tab';
 
 export const DETAIL_TABS = [
   { value: 'info', label: 'Info' },
@@ -28,8 +29,6 @@ export type DetailTab = ContainerDetailTab;
 /** Tabs whose domains arrive with later work: the frame is here so they slot in. */
 const LATER: Partial<Record<DetailTab, string>> = {
   alerts: 'Alerts scoped to this container appear here once alert rules exist.',
-  updates:
-    'Select containers on the containers page and use Check Updates to compare their images with the registry; update settings and history appear here with the updates feature.',
   health: 'HTTP health checks for this container are configured here once they exist.',
 };
 
@@ -101,7 +100,10 @@ function DetailBody({ container: c, tab }: { container: Container; tab: DetailTa
         <TabPanel value="events">
           <EventsTab container={c} />
         </TabPanel>
-        {(['alerts', 'updates', 'health'] as const).map((t) => (
+        <TabPanel value="updates">
+          <UpdatesTab container={c} />
+        </TabPanel>
+        {(['alerts', 'health'] as const).map((t) => (
           <TabPanel key={t} value={t}>
             <p className="text-sm text-slate-400">{LATER[t]}</p>
           </TabPanel>

@@ -1,0 +1,282 @@
+import type Docker from 'dockerode';
+import type { ContainerInspectInfo, ImageInspectInfo } from 'dockerode';
+import { PullProgress, type LayerProgress, type PullEvent } from './pull-progress.js';
+import { buildCreateOptions } from './recreate.js';
+import type { Credentials } from './registry.js';
+
+export type Stage =
+  | 'starting'
+  | 'pulling'
+  | 'configuring'
+  | 'backup'
+  | 'creating'
+  | 'starting_container'
+  | 'verifying'
+  | 'cleanup'
+  | 'completed'
+  | 'rolling_back'
+  | 'rolled_back'
+  | 'failed';
+
+export interface ExecuteHooks {
+  stage: (stage: Stage, progress: number, message: string) => void;
+  layers: (p: LayerProgress) => void;
+}
+
+export interface ExecuteArgs {
+  docker: Docker;
+  /** Full id of the container to replace. */
+  containerId: string;
+  /** The image to run instead (`repo:tag` or an image id for Roll back). */
+  image: string;
+  /** Pull it first (false for Roll back to a local image). */
+  pull: boolean;
+  auth: (Credentials & { serveraddress: string }) | null;
+  healthTimeoutMs: number;
+  settleMs: number;
+  hooks: ExecuteHooks;
+}
+
+export type ExecuteResult =
+  | { ok: true; newId: string; oldId: string; oldImageId: string; oldImage: string }
+  | {
+      ok: false;
+      /** Shown as the failure message. */
+      message: string;
+      /** What happened to the container, shown as the detail. */
+      detail: string;
+      /** The new version was tried and proven bad (so it must not be offered again). */
+      versionFailed: boolean;
+      /** Ids after the attempt (the old container back under its name, normally). */
+      containerId: string;
+    };
+
+const errText = (err: unknown): string => {
+  const e = err as { json?: { message?: unknown }; message?: string };
+  const m = e.json?.message;
+  return typeof m === 'string' ? m : String(e.message ?? err);
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Pulls `image` through the engine, reporting layers; rejects with the stream's error. */
+export async function pullImage(
+  docker: Docker,
+  image: string,
+  auth: ExecuteArgs['auth'],
+  onLayers: (p: LayerProgress) => void,
+): Promise<void> {
+  const stream = (await docker.pull(
+    image,
+    auth === null ? {} : { authconfig: auth },
+  )) as NodeJS.ReadableStream;
+  const progress = new PullProgress();
+  let last = 0;
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (err: Error | null, output: PullEvent[] | undefined) => {
+        const failed = output?.find((o) => o.error !== undefined);
+        if (err !== null) reject(err);
+        else if (failed !== undefined)
+          reject(new Error(failed.errorDetail?.message ?? failed.error));
+        else resolve();
+      },
+      (event: PullEvent) => {
+        progress.add(event);
+        const now = Date.now();
+        if (now - last >= 250) {
+          last = now;
+          onLayers(progress.snapshot());
+        }
+      },
+    );
+  });
+  onLayers(progress.snapshot());
+}
+
+/**
+ * Waits until the new container proves itself: its HEALTHCHECK says healthy, or without
+ * one it stays running for the settle period without restarting. Returns why not, or null.
+ */
+async function verify(
+  docker: Docker,
+  id: string,
+  timeoutMs: number,
+  settleMs: number,
+): Promise<string | null> {
+  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  for (;;) {
+    const info = await docker.getContainer(id).inspect();
+    const hc = info.Config.Healthcheck as { Test?: string[] } | undefined;
+    const hasHealth = hc?.Test !== undefined && hc.Test.length > 0 && hc.Test[0] !== 'NONE';
+    if (!info.State.Running || info.State.Restarting)
+      return `The new container stopped (exit code ${info.State.ExitCode})`;
+    if (info.RestartCount > 0) return 'The new container restarted';
+    if (hasHealth) {
+      const status = info.State.Health?.Status;
+      if (status === 'healthy') return null;
+      if (status === 'unhealthy') {
+        const log = info.State.Health?.Log?.at(-1)?.Output?.trim();
+        return `The new container is unhealthy${log ? `: ${log.slice(0, 200)}` : ''}`;
+      }
+    } else if (Date.now() - started >= Math.min(settleMs, timeoutMs)) {
+      return null;
+    }
+    if (Date.now() > deadline)
+      return `The new container was not healthy within ${Math.round(timeoutMs / 1000)} s`;
+    await sleep(1000);
+  }
+}
+
+/**
+ * Replaces a container with one of a new image and the same configuration, proving it
+ * healthy before the old one goes. The old container is renamed aside (never removed)
+ * until then; on any failure the new one is removed, the old one gets its name back and
+ * runs again if it ran. A stopped container stays stopped (the new one is created, not
+ * started). Never two containers under the name, never none.
+ */
+export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
+  const { docker, hooks } = a;
+  hooks.stage('starting', 0, 'Initializing update...');
+  let old: ContainerInspectInfo;
+  try {
+    old = await docker.getContainer(a.containerId).inspect();
+  } catch (err) {
+    return {
+      ok: false,
+      message: 'Container update failed',
+      detail: `Could not read the container: ${errText(err)}`,
+      versionFailed: false,
+      containerId: a.containerId,
+    };
+  }
+  const name = old.Name.replace(/^\//, '');
+  const wasRunning = old.State.Running || old.State.Restarting || old.State.Paused;
+  const unchanged = (message: string, detail: string, versionFailed = false): ExecuteResult => ({
+    ok: false,
+    message,
+    detail,
+    versionFailed,
+    containerId: old.Id,
+  });
+
+  if (a.pull) {
+    hooks.stage('pulling', 10, `Pulling image ${a.image}`);
+    try {
+      await pullImage(docker, a.image, a.auth, (p) => {
+        hooks.layers(p);
+        hooks.stage(
+          'pulling',
+          10 + Math.round(p.overall_progress * 0.4),
+          `Pulling image ${a.image}`,
+        );
+      });
+    } catch (err) {
+      return unchanged(
+        'Failed to pull the new image',
+        `${errText(err)}. The container was not touched.`,
+      );
+    }
+  }
+  hooks.stage('configuring', 55, 'Reading container configuration');
+  let options: ReturnType<typeof buildCreateOptions>;
+  try {
+    const oldImage: ImageInspectInfo | null = await docker
+      .getImage(old.Image)
+      .inspect()
+      .catch(() => null);
+    await docker.getImage(a.image).inspect();
+    options = buildCreateOptions(old, oldImage, a.image);
+  } catch (err) {
+    return unchanged('Container update failed', `${errText(err)}. The container was not touched.`);
+  }
+
+  const backupName = `${name}-berth-old-${Date.now()}`;
+  const oldC = docker.getContainer(old.Id);
+  let newId: string | null = null;
+  let renamed = false;
+  let stopped = false;
+  let failure: string;
+  let versionFailed = false;
+  try {
+    hooks.stage('backup', 60, 'Stopping container and keeping it as a backup');
+    if (wasRunning) {
+      if (old.State.Paused) await oldC.unpause();
+      await oldC.stop({ t: (old.Config as { StopTimeout?: number }).StopTimeout ?? 10 });
+      stopped = true;
+    }
+    await oldC.rename({ name: backupName });
+    renamed = true;
+    hooks.stage('creating', 65, 'Creating new container');
+    const created = await docker.createContainer(options.options);
+    newId = created.id;
+    for (const [net, settings] of options.extraNetworks) {
+      await docker.getNetwork(net).connect({ Container: created.id, EndpointConfig: settings });
+    }
+    if (wasRunning) {
+      hooks.stage('starting_container', 75, 'Starting new container');
+      await created.start();
+      hooks.stage('verifying', 85, 'Waiting for container to be healthy');
+      versionFailed = true; // from here on, a failure is the new version's
+      const why = await verify(docker, created.id, a.healthTimeoutMs, a.settleMs);
+      if (why !== null) throw new Error(why);
+    }
+    hooks.stage('cleanup', 95, 'Removing backup container');
+    try {
+      await oldC.remove({ v: false });
+    } catch {
+      // The backup stays under its aside name; the update itself succeeded.
+    }
+    hooks.stage('completed', 100, `Update complete, new container: ${created.id.slice(0, 12)}`);
+    return {
+      ok: true,
+      newId: created.id,
+      oldId: old.Id,
+      oldImageId: old.Image,
+      oldImage: old.Config.Image,
+    };
+  } catch (err) {
+    failure = errText(err);
+  }
+
+  // Put the old container back exactly as it was.
+  hooks.stage('rolling_back', 90, 'Update failed, restoring the previous container');
+  const problems: string[] = [];
+  if (newId !== null) {
+    await docker
+      .getContainer(newId)
+      .remove({ force: true, v: false })
+      .catch((err: unknown) =>
+        problems.push(`could not remove the new container: ${errText(err)}`),
+      );
+  }
+  if (renamed) {
+    await oldC
+      .rename({ name })
+      .catch((err: unknown) =>
+        problems.push(`could not rename ${backupName} back to ${name}: ${errText(err)}`),
+      );
+  }
+  if (stopped) {
+    await oldC
+      .start()
+      .catch((err: unknown) => problems.push(`could not start the old container: ${errText(err)}`));
+  }
+  hooks.stage(
+    problems.length === 0 ? 'rolled_back' : 'failed',
+    100,
+    problems.length === 0 ? 'Update failed; previous container restored' : 'Update failed',
+  );
+  return {
+    ok: false,
+    message: `Container update failed: ${failure}`,
+    detail:
+      problems.length === 0
+        ? 'The update failed and your container has been automatically restored to its previous state.'
+        : `The update failed and restoring the previous container did not fully succeed (${problems.join('; ')}).`,
+    versionFailed,
+    containerId: old.Id,
+  };
+}

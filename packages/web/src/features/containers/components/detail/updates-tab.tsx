@@ -1,0 +1,589 @@
+import {
+  CHANGELOG_URL_EXAMPLE,
+  REGISTRY_URL_EXAMPLE,
+  type Container,
+  type ExecuteUpdateResponse,
+  type FloatingTagMode,
+  type LiveMessageOf,
+  type UpdatePolicyValue,
+  type UpdateStatus,
+} from '@berth/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { AlertTriangle, CheckCircle2, ExternalLink, Info, Pencil, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { Switch } from '@/components/ui/switch';
+import { errorText } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatTime } from '@/lib/format';
+import { useLiveMessages } from '@/lib/live/live-provider';
+import { containersQueryOptions, updatesSummaryQueryOptions } from '@/lib/queries';
+import {
+  executeUpdate,
+  rollbackUpdate,
+  updateStatusQueryOptions,
+  useCheckUpdate,
+  useSavePolicy,
+  useSaveUpdateConfig,
+} from '../../api/updates-api';
+
+const CHECK_COOLDOWN_MS = 5000;
+const LAYER_LIST = 15;
+const CLEAR_AFTER_MS = 3000;
+
+const MODES: { value: FloatingTagMode; label: string; hint: string }[] = [
+  { value: 'exact', label: 'Respect Tag', hint: 'Only a new image under the same tag' },
+  { value: 'patch', label: 'Patch', hint: 'Tracks x.y.* only' },
+  { value: 'minor', label: 'Minor', hint: 'Within the same major version (recommended)' },
+  { value: 'latest', label: 'Latest', hint: 'Any newer version' },
+];
+const POLICY_LABEL: Record<UpdatePolicyValue, string> = {
+  allow: 'Allow',
+  warn: 'Warn',
+  block: 'Block',
+};
+
+/** Layer status colours of spec 2 §2.4. */
+export function layerColour(status: string): string {
+  if (status === 'Pull complete' || status === 'Download complete') return 'text-green-400';
+  if (status === 'Already exists') return 'text-green-700';
+  if (status === 'Downloading') return 'text-blue-400';
+  if (status === 'Extracting') return 'text-yellow-400';
+  if (status === 'Verifying Checksum') return 'text-purple-400';
+  return 'text-slate-400';
+}
+
+type Stage = LiveMessageOf<'container_update_progress'>['data'];
+type Layers = LiveMessageOf<'container_update_layer_progress'>['data'];
+
+/** The container detail dialog's Updates tab (spec 2 §2.4). */
+export function UpdatesTab({ container: c }: { container: Container }) {
+  const qc = useQueryClient();
+  const statusQuery = useQuery(updateStatusQueryOptions(c));
+  const check = useCheckUpdate(c);
+  const lastCheck = useRef(0);
+  const [running, setRunning] = useState(false);
+  const [confirm, setConfirm] = useState<ExecuteUpdateResponse | null>(null);
+  const [stage, setStage] = useState<Stage | null>(null);
+  const [layers, setLayers] = useState<Layers | null>(null);
+  const [showLayers, setShowLayers] = useState(true);
+  const clearTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useLiveMessages('container_update_progress', ({ data }) => {
+    if (data.host_id !== c.host_id || data.container_id !== c.id) return;
+    setStage(data);
+    if (data.stage === 'completed' || data.stage === 'rolled_back' || data.stage === 'failed') {
+      if (clearTimer.current !== null) clearTimeout(clearTimer.current);
+      clearTimer.current = setTimeout(() => {
+        setStage(null);
+        setLayers(null);
+      }, CLEAR_AFTER_MS);
+    }
+  });
+  useLiveMessages('container_update_layer_progress', ({ data }) => {
+    if (data.host_id === c.host_id && data.container_id === c.id) setLayers(data);
+  });
+  useEffect(
+    () => () => {
+      if (clearTimer.current !== null) clearTimeout(clearTimer.current);
+    },
+    [],
+  );
+
+  const status = statusQuery.data;
+  if (statusQuery.isPending)
+    return <p className="text-sm text-slate-400">Loading update status…</p>;
+
+  const onCheck = () => {
+    const wait = lastCheck.current + CHECK_COOLDOWN_MS - Date.now();
+    if (wait > 0) {
+      const s = Math.ceil(wait / 1000);
+      toast.error(`Please wait ${s} second(s) before checking again`);
+      return;
+    }
+    lastCheck.current = Date.now();
+    check.mutate(undefined, {
+      onSuccess: () => toast.success('Update check complete'),
+      onError: (err) => toast.error('Failed to check for updates', { description: errorText(err) }),
+    });
+  };
+
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ['update-status'] });
+    void qc.invalidateQueries({ queryKey: containersQueryOptions().queryKey });
+    void qc.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
+  };
+
+  const run = async (force: boolean, action: 'update' | 'rollback' = 'update') => {
+    setRunning(true);
+    setShowLayers(true);
+    try {
+      const res = action === 'update' ? await executeUpdate(c, force) : await rollbackUpdate(c);
+      if (res.status === 'blocked' || (res.validation === 'block' && res.status !== 'success')) {
+        toast.error('Update blocked by policy', {
+          description: res.reason ?? 'This container has a block policy that prevents updates',
+        });
+      } else if (res.status === 'requires_confirmation') {
+        setConfirm(res);
+      } else if (res.status === 'failed') {
+        toast.error(res.message || 'Container update failed', {
+          description:
+            res.detail ??
+            'The update failed and your container has been automatically restored to its previous state.',
+          duration: 10_000,
+        });
+      } else {
+        toast.success('Container updated successfully');
+      }
+    } catch (err) {
+      toast.error('Failed to update container', { description: errorText(err) });
+    } finally {
+      setRunning(false);
+      refresh();
+    }
+  };
+
+  if (status === undefined)
+    return (
+      <div className="space-y-3 text-sm">
+        <p className="text-red-300">Failed to load update status</p>
+        <Button size="sm" variant="secondary" onClick={onCheck}>
+          Check Now
+        </Button>
+      </div>
+    );
+
+  const v = status.validation_info;
+  const composeSkipped = status.is_compose_container && status.skip_compose_enabled;
+  const wontRun = status.auto_update_enabled && (composeSkipped || v !== null);
+
+  return (
+    <div className="grid max-w-4xl gap-4 text-sm" data-testid="updates-tab">
+      <section
+        data-testid="update-banner"
+        className={cn(
+          'flex flex-wrap items-center gap-3 rounded-lg border p-4',
+          status.update_available
+            ? 'border-amber-700 bg-amber-950/40'
+            : 'border-emerald-800 bg-emerald-950/30',
+        )}
+      >
+        {status.update_available ? (
+          <AlertTriangle className="h-5 w-5 text-amber-400" aria-hidden />
+        ) : (
+          <CheckCircle2 className="h-5 w-5 text-emerald-400" aria-hidden />
+        )}
+        <div>
+          <p className="font-semibold text-slate-100">
+            {status.update_available ? 'Update Available' : 'Up to Date'}
+          </p>
+          <p className="text-xs text-slate-400" data-testid="last-checked">
+            {status.last_checked_at === null
+              ? 'Not Checked'
+              : `Last checked: ${formatTime(status.last_checked_at)}`}
+          </p>
+          {status.last_error !== null && (
+            <p className="text-xs text-amber-300" data-testid="check-error">
+              {status.last_error}
+            </p>
+          )}
+        </div>
+        <div className="ml-auto flex gap-2">
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={onCheck}
+            disabled={check.isPending || running}
+          >
+            {check.isPending ? 'Checking…' : 'Check Now'}
+          </Button>
+          {status.update_available && (
+            <Button size="sm" onClick={() => void run(false)} disabled={running}>
+              {running ? 'Updating…' : 'Update Now'}
+            </Button>
+          )}
+        </div>
+      </section>
+
+      {wontRun && (
+        <section
+          data-testid="auto-update-warning"
+          className="rounded-lg border border-amber-700 bg-amber-950/30 p-4 text-amber-100"
+        >
+          <p className="font-semibold">Auto-Update Won't Run Automatically</p>
+          <ul className="mt-1 list-disc pl-5 text-xs">
+            {composeSkipped && (
+              <li>
+                This container is managed by Docker Compose and compose containers are skipped
+                (Settings → Container Updates).
+              </li>
+            )}
+            {v?.result === 'block' && <li>Updates are blocked by policy: {v.reason}</li>}
+            {v?.result === 'warn' && (
+              <li>
+                A warn policy needs a manual confirmation: {v.reason}
+                {v.matched_pattern !== null && ` (pattern '${v.matched_pattern}')`}
+              </li>
+            )}
+          </ul>
+        </section>
+      )}
+
+      {stage !== null && (
+        <ProgressPanel
+          stage={stage}
+          layers={layers}
+          open={showLayers}
+          onToggle={() => setShowLayers((o) => !o)}
+        />
+      )}
+
+      <div className="grid gap-4 md:grid-cols-2">
+        <ImagePanel
+          testId="current-image"
+          title="Current Image"
+          image={status.current_image}
+          digest={status.current_digest}
+        />
+        {status.update_available && (
+          <ImagePanel
+            testId="latest-image"
+            title="Latest Available"
+            image={status.latest_image ?? status.current_image}
+            digest={status.latest_digest}
+          />
+        )}
+      </div>
+      {status.previous_image !== null && (
+        <p className="text-xs text-slate-400">
+          Previous version kept: <span className="font-mono">{status.previous_image}</span>{' '}
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={running}
+            onClick={() => void run(true, 'rollback')}
+          >
+            Roll back
+          </Button>
+        </p>
+      )}
+
+      <section className="rounded-lg border border-slate-800 p-4">
+        <h3 className="mb-2 font-semibold text-slate-200">Resource Links</h3>
+        <LinkRow container={c} status={status} kind="changelog" />
+        <LinkRow container={c} status={status} kind="registry" />
+      </section>
+
+      <UpdateSettings container={c} status={status} />
+
+      <section className="flex gap-3 rounded-lg border border-slate-800 bg-slate-900/60 p-4 text-xs text-slate-400">
+        <Info className="h-4 w-4 shrink-0 text-sky-400" aria-hidden />
+        <div>
+          <p className="font-semibold text-slate-200">About Container Updates</p>
+          <p>
+            The update check runs daily at the time set in Settings → Container Updates. Tracking
+            Mode decides how far a tag may move; with auto-update on, allowed updates are applied
+            after the check, one container at a time per host. Every update is verified (its
+            HEALTHCHECK, or running without restarts) and the previous container is restored when it
+            fails; a version that failed is not offered again.
+          </p>
+        </div>
+      </section>
+
+      <Dialog
+        open={confirm !== null}
+        onOpenChange={(o) => !o && setConfirm(null)}
+        title="Confirm update"
+        description="This container matches an update policy that asks for confirmation."
+      >
+        <div className="space-y-2 text-sm" data-testid="force-dialog">
+          <p>
+            <span className="text-slate-400">Reason: </span>
+            {confirm?.reason}
+          </p>
+          {confirm?.matched_pattern !== null && confirm?.matched_pattern !== undefined && (
+            <p>
+              <span className="text-slate-400">Matched pattern: </span>
+              <code>{confirm.matched_pattern}</code>
+            </p>
+          )}
+          <div className="flex justify-end gap-2 pt-2">
+            <Button variant="secondary" onClick={() => setConfirm(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              onClick={() => {
+                setConfirm(null);
+                void run(true);
+              }}
+            >
+              Update Anyway
+            </Button>
+          </div>
+        </div>
+      </Dialog>
+    </div>
+  );
+}
+
+function ProgressPanel({
+  stage,
+  layers,
+  open,
+  onToggle,
+}: {
+  stage: Stage;
+  layers: Layers | null;
+  open: boolean;
+  onToggle: () => void;
+}) {
+  const list = layers?.layers ?? [];
+  return (
+    <section
+      data-testid="update-progress"
+      className="rounded-lg border border-sky-800 bg-sky-950/30 p-4"
+    >
+      <div className="flex items-center justify-between">
+        <p data-testid="update-progress-message">{stage.message}</p>
+        <span className="tabular-nums text-slate-300">{stage.progress}%</span>
+      </div>
+      <div className="mt-2 h-2 overflow-hidden rounded bg-slate-800">
+        <div
+          className="h-full bg-sky-500 transition-all"
+          style={{ width: `${Math.min(100, stage.progress)}%` }}
+        />
+      </div>
+      {layers !== null && (
+        <div className="mt-3 text-xs">
+          <button type="button" className="text-slate-300 underline" onClick={onToggle}>
+            {layers.summary}
+            {layers.speed_mbps !== null && ` · ${layers.speed_mbps} MB/s`}
+          </button>
+          {open && (
+            <ul className="mt-2 space-y-0.5 font-mono" data-testid="layer-list">
+              {list.slice(0, LAYER_LIST).map((l) => (
+                <li key={l.id} className={cn('flex gap-3', layerColour(l.status))}>
+                  <span>{l.id.slice(0, 12)}</span>
+                  <span>{l.status}</span>
+                  {l.status === 'Downloading' && <span>{l.percent}%</span>}
+                </li>
+              ))}
+              {list.length > LAYER_LIST && (
+                <li className="text-slate-400">and {list.length - LAYER_LIST} more layers</li>
+              )}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ImagePanel({
+  title,
+  image,
+  digest,
+  testId,
+}: {
+  title: string;
+  image: string;
+  digest: string | null;
+  testId: string;
+}) {
+  return (
+    <section className="rounded-lg border border-slate-800 p-4" data-testid={testId}>
+      <h3 className="mb-1 font-semibold text-slate-200">{title}</h3>
+      <p className="font-mono break-all text-slate-100">{image}</p>
+      <p className="mt-1 font-mono text-xs break-all text-slate-500">
+        {digest === null ? 'No digest' : digest.slice(0, 19)}
+      </p>
+    </section>
+  );
+}
+
+function LinkRow({
+  container: c,
+  status,
+  kind,
+}: {
+  container: Container;
+  status: UpdateStatus;
+  kind: 'changelog' | 'registry';
+}) {
+  const save = useSaveUpdateConfig(c);
+  const [draft, setDraft] = useState<string | null>(null);
+  const isChangelog = kind === 'changelog';
+  const url = isChangelog ? status.changelog_url : status.registry_page_url;
+  const manual = (isChangelog ? status.changelog_source : status.registry_page_source) === 'manual';
+  const label = isChangelog ? 'Changelog URL' : 'Docker Registry URL';
+  const example = isChangelog ? CHANGELOG_URL_EXAMPLE : REGISTRY_URL_EXAMPLE;
+  const what = isChangelog ? 'Changelog' : 'Registry';
+
+  const commit = () => {
+    if (draft === null) return;
+    const value = draft.trim();
+    if (value !== '') {
+      try {
+        new URL(value);
+      } catch {
+        toast.error('Invalid URL format', {
+          description: `Please enter a valid URL (e.g., ${example})`,
+        });
+        return;
+      }
+    }
+    save.mutate(isChangelog ? { changelog_url: value } : { registry_page_url: value }, {
+      onSuccess: () => {
+        setDraft(null);
+        toast.success(`${what} URL ${value === '' ? 'cleared' : 'saved'}`);
+      },
+      onError: (err) =>
+        toast.error(`Failed to save ${isChangelog ? 'changelog' : 'registry'} URL`, {
+          description: errorText(err),
+        }),
+    });
+  };
+
+  return (
+    <div className="flex flex-wrap items-center gap-2 py-1.5" data-testid={`link-${kind}`}>
+      <span className="w-44 text-slate-400">{label}</span>
+      {draft !== null ? (
+        <>
+          <Input
+            aria-label={label}
+            className="h-8 min-w-64 flex-1"
+            value={draft}
+            placeholder={example}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') commit();
+              if (e.key === 'Escape') setDraft(null);
+            }}
+          />
+          <Button size="sm" onClick={commit} disabled={save.isPending}>
+            Save
+          </Button>
+          <Button size="icon" variant="ghost" aria-label="Cancel" onClick={() => setDraft(null)}>
+            <X className="h-4 w-4" />
+          </Button>
+        </>
+      ) : (
+        <>
+          {url === null ? (
+            <span className="text-slate-500">{isChangelog ? 'Not detected' : 'Not available'}</span>
+          ) : (
+            <a
+              href={url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-center gap-1 break-all text-sky-400 hover:underline"
+            >
+              {url} <ExternalLink className="h-3 w-3" aria-hidden />
+            </a>
+          )}
+          {url !== null && (
+            <span
+              className={cn(
+                'rounded px-1.5 py-0.5 text-[10px] uppercase',
+                manual ? 'bg-indigo-900 text-indigo-200' : 'bg-slate-800 text-slate-300',
+              )}
+            >
+              {manual ? 'Manual' : 'Auto-detected'}
+            </span>
+          )}
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={`Edit ${label}`}
+            onClick={() => setDraft(manual ? (url ?? '') : '')}
+          >
+            <Pencil className="h-3.5 w-3.5" />
+          </Button>
+        </>
+      )}
+    </div>
+  );
+}
+
+function UpdateSettings({ container: c, status }: { container: Container; status: UpdateStatus }) {
+  const save = useSaveUpdateConfig(c);
+  const savePolicy = useSavePolicy(c);
+  return (
+    <section className="rounded-lg border border-slate-800 p-4" data-testid="update-settings">
+      <h3 className="mb-3 font-semibold text-slate-200">Update Settings</h3>
+      <Switch
+        label="Auto-update"
+        checked={status.auto_update_enabled}
+        onCheckedChange={(on) =>
+          save.mutate(
+            { auto_update_enabled: on },
+            {
+              onSuccess: () => toast.success(`Auto-update ${on ? 'enabled' : 'disabled'}`),
+              onError: (err) =>
+                toast.error('Failed to update configuration', { description: errorText(err) }),
+            },
+          )
+        }
+      >
+        <span>Auto-update</span>
+      </Switch>
+      <fieldset className="mt-4">
+        <legend className="mb-1 text-slate-300">Tracking Mode</legend>
+        <div className="grid gap-1" role="radiogroup" aria-label="Tracking Mode">
+          {MODES.map((m) => (
+            <label key={m.value} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name={`tracking-${c.id}`}
+                value={m.value}
+                checked={status.floating_tag_mode === m.value}
+                onChange={() =>
+                  save.mutate(
+                    { floating_tag_mode: m.value },
+                    {
+                      onSuccess: () => toast.success('Tracking mode updated'),
+                      onError: (err) =>
+                        toast.error('Failed to update tracking mode', {
+                          description: errorText(err),
+                        }),
+                    },
+                  )
+                }
+              />
+              <span className="text-slate-100">{m.label}</span>
+              <span className="text-xs text-slate-500">{m.hint}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label className="mt-4 flex items-center gap-3">
+        <span className="text-slate-300">Update Policy</span>
+        <Select
+          aria-label="Update Policy"
+          value={status.update_policy ?? ''}
+          onChange={(e) => {
+            const policy = e.target.value === '' ? null : (e.target.value as UpdatePolicyValue);
+            savePolicy.mutate(policy, {
+              onSuccess: () =>
+                toast.success(
+                  `Update policy set to ${policy === null ? 'Auto-detect' : POLICY_LABEL[policy]}`,
+                ),
+              onError: (err) =>
+                toast.error('Failed to update policy', { description: errorText(err) }),
+            });
+          }}
+        >
+          <option value="">Use Global Settings</option>
+          <option value="allow">Allow</option>
+          <option value="warn">Warn</option>
+          <option value="block">Block</option>
+        </Select>
+      </label>
+    </section>
+  );
+}
