@@ -1,5 +1,6 @@
 import type { Host, LiveMessage, LiveMessageOf, LiveMessageType } from '@berth/contracts';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { alertsRootKey } from '../alerts';
 import {
   containerSparklinesQueryOptions,
   containersQueryOptions,
@@ -28,6 +29,9 @@ export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>>
   auto_restart_success: [containers, events],
   auto_restart_failed: [containers, events],
   blackout_status_changed: [settings],
+  alert_raised: [alertsRootKey],
+  alert_resolved: [alertsRootKey],
+  alert_changed: [alertsRootKey],
 };
 
 /**

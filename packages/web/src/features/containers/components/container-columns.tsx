@@ -16,6 +16,7 @@ import { TagChips } from '@/components/host-status';
 import { cn } from '@/lib/cn';
 import { formatMemory, formatPercent, formatSince } from '@/lib/format';
 import { SHOULD_RUN_FLAG, shouldBeRunning, stateLabel } from '@/lib/container-state';
+import { ContainerAlertCounts } from './container-alert-counts';
 
 const col = createColumnHelper<Container>();
 
@@ -130,9 +131,9 @@ export function containerColumns(actions: RowActions) {
     }),
     col.display({
       id: 'alerts',
-      size: 64,
+      size: 88,
       header: 'Alerts',
-      cell: () => <span className="text-slate-600">—</span>,
+      cell: ({ row: { original: c } }) => <ContainerAlertCounts container={c} />,
     }),
     col.display({
       id: 'updates',

@@ -12,6 +12,7 @@ import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions } from '@/lib/queries';
 import { ContainerLogsPanel } from '../container-logs-panel';
 import { PowerButtons } from '../power-buttons';
+import { AlertsTab } from './alerts-tab';
 import { EventsTab } from './events-tab';
 import { InfoTab } from './info-tab';
 import { UpdatesTab } from './updates-tab';
@@ -28,7 +29,6 @@ export type DetailTab = ContainerDetailTab;
 
 /** Tabs whose domains arrive with later work: the frame is here so they slot in. */
 const LATER: Partial<Record<DetailTab, string>> = {
-  alerts: 'Alerts scoped to this container appear here once alert rules exist.',
   health: 'HTTP health checks for this container are configured here once they exist.',
 };
 
@@ -100,10 +100,13 @@ function DetailBody({ container: c, tab }: { container: Container; tab: DetailTa
         <TabPanel value="events">
           <EventsTab container={c} />
         </TabPanel>
+        <TabPanel value="alerts">
+          <AlertsTab container={c} />
+        </TabPanel>
         <TabPanel value="updates">
           <UpdatesTab container={c} />
         </TabPanel>
-        {(['alerts', 'health'] as const).map((t) => (
+        {(['health'] as const).map((t) => (
           <TabPanel key={t} value={t}>
             <p className="text-sm text-slate-400">{LATER[t]}</p>
           </TabPanel>
