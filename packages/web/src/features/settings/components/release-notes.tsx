@@ -3,6 +3,19 @@ import { changelogBlocks, parseChangelog } from '../lib/changelog';
 
 const ENTRIES = parseChangelog(changelog);
 
+/** Text with `code` spans. */
+function Inline({ text }: { text: string }) {
+  return text.split(/(`[^`]+`)/).map((part, i) =>
+    part.startsWith('`') && part.endsWith('`') && part.length > 1 ? (
+      <code key={i} className="rounded bg-slate-800 px-1 text-xs text-slate-200">
+        {part.slice(1, -1)}
+      </code>
+    ) : (
+      part
+    ),
+  );
+}
+
 /** What changed in one version, from the CHANGELOG.md bundled at build time. */
 export function ReleaseNotes({ version }: { version: string }) {
   const entry = ENTRIES.find((e) => e.version === version.replace(/^v/, ''));
@@ -23,11 +36,15 @@ export function ReleaseNotes({ version }: { version: string }) {
         ) : block.kind === 'list' ? (
           <ul key={i} className="list-disc space-y-1 pl-5">
             {block.items.map((item, j) => (
-              <li key={j}>{item}</li>
+              <li key={j}>
+                <Inline text={item} />
+              </li>
             ))}
           </ul>
         ) : (
-          <p key={i}>{block.text}</p>
+          <p key={i}>
+            <Inline text={block.text} />
+          </p>
         ),
       )}
     </div>
