@@ -58,6 +58,7 @@ test.describe('settings screen', () => {
       'aria-selected',
       'true',
     );
+    await page.getByRole('tab', { name: 'Container Updates' }).focus();
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await expect(page).toHaveURL(/tab=alerts$/);
