@@ -8,10 +8,10 @@ import {
   openEngineEvents,
   type EngineEventStream,
 } from '../../docker/index.js';
-import { containerKey } from '@berth/contracts';
 import { HostStatsCollector } from '../stats/index.js';
 import { fromInspect, type EngineContainer } from './engine-container.js';
 import { ContainerPicture } from './container-picture.js';
+import { driftRecords, engineEventRecord } from './container-records.js';
 import type { ContainerSnapshot, EnginePurpose, FleetHost } from './fleet.js';
 import { describeEngineEvent, FOLLOWED_ACTIONS, type EngineEvent } from './engine-events.js';
 import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
@@ -251,21 +251,14 @@ export class HostSupervisor {
       }
     }
     const newState = ev.Action === 'destroy' ? 'removed' : (this.containers.get(id)?.state ?? null);
-    await this.ctx.record({
-      severity: meaning.severity,
-      category: 'container',
-      event_type: meaning.event_type,
-      title: meaning.title,
-      message: meaning.message,
-      host_id: this.host.id,
-      host_name: this.host.name,
-      container_id: containerKey(this.host.id, id),
-      container_name: name,
-      old_state: old?.state ?? null,
-      new_state: newState,
-      triggered_by: 'engine',
-      timestamp: new Date(ev.timeNano / 1e6).toISOString(),
-    });
+    await this.ctx.record(
+      engineEventRecord(this.host, ev, meaning, {
+        id,
+        name,
+        oldState: old?.state ?? null,
+        newState,
+      }),
+    );
     this.ctx.containersChanged(this.host.id);
     const after = this.containers.get(id);
     this.ctx.containerEvent({
@@ -294,33 +287,14 @@ export class HostSupervisor {
     };
     await Promise.all(Array.from({ length: INSPECT_CONCURRENCY }, worker));
     if (gen !== this.generation) return;
-    if (this.synced) await this.recordDrift(fresh);
+    if (this.synced) {
+      for (const record of driftRecords(this.host, this.containers.entries(), fresh))
+        await this.ctx.record(record);
+    }
     this.containers.clear();
     for (const c of fresh.values()) this.containers.set(c);
     this.synced = true;
     this.ctx.containersChanged(this.host.id);
-  }
-
-  /** State changes the replayed events did not explain (the engine's event buffer is finite). */
-  private async recordDrift(fresh: Map<string, Readonly<EngineContainer>>): Promise<void> {
-    for (const [id, before] of this.containers.entries()) {
-      const after = fresh.get(id);
-      if (after?.state === before.state) continue;
-      await this.ctx.record({
-        severity: 'info',
-        category: 'container',
-        event_type: 'state_change',
-        title: `Container ${after ? 'State Changed' : 'Removed'}: ${before.name}`,
-        message: 'Detected after reconnecting to the engine',
-        host_id: this.host.id,
-        host_name: this.host.name,
-        container_id: containerKey(this.host.id, id),
-        container_name: before.name,
-        old_state: before.state,
-        new_state: after?.state ?? 'removed',
-        triggered_by: 'engine',
-      });
-    }
   }
 
   private async inspect(fullId: string): Promise<EngineContainer | null> {
