@@ -7,6 +7,7 @@ export * from './batch.js';
 export * from './common.js';
 export * from './containers.js';
 export * from './events.js';
+export * from './health-checks.js';
 export * from './hosts.js';
 export * from './live.js';
 export * from './preferences.js';

@@ -3,6 +3,7 @@ import { alertSchema } from './alerts.js';
 import { batchItemSchema, batchJobSummarySchema } from './batch.js';
 import { containerSchema } from './containers.js';
 import { eventSchema } from './events.js';
+import { healthCheckChangeSchema } from './health-checks.js';
 import { hostSchema, hostStatsSchema, hostStatusSchema, sparklinesSchema } from './hosts.js';
 
 /**
@@ -105,6 +106,8 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
   message('alert_resolved', z.object({ alert: alertSchema })),
   /** Snoozed or unsnoozed (by hand, or when a snooze expires). */
   message('alert_changed', z.object({ alert: alertSchema })),
+  /** An HTTP health check changed status (healthy, unhealthy, unknown). */
+  message('health_check_status_changed', healthCheckChangeSchema),
   message(
     'container_recreated',
     z.object({ host_id: z.string(), old_container_id: z.string(), new_container_id: z.string() }),

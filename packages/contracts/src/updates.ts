@@ -49,10 +49,8 @@ const urlField = (example: string) =>
     .transform((v, ctx) => {
       const t = v?.trim() ?? '';
       if (t === '') return null;
-      try {
-        const u = new URL(t);
-        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
-      } catch {
+      // http(s), a host, no spaces: what a browser can open in a new tab.
+      if (!/^https?:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/i.test(t)) {
         ctx.addIssue({
           code: 'custom',
           message: `Invalid URL format. Please enter a valid URL (e.g., ${example})`,

@@ -8,6 +8,7 @@ import { batchRoutes } from './modules/batch/index.js';
 import { containerSettingsRoutes } from './modules/container-settings/index.js';
 import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
+import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import {
   createSessionGuard,
@@ -93,6 +94,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         alertsRoutes(signedIn, services);
         batchRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
+        healthChecksRoutes(signedIn, services);
         done();
       });
     },
@@ -117,10 +119,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   await services.alerts.start();
   await services.monitor.start();
+  await services.healthChecks.start();
   services.retention.start();
   services.release.start();
   services.updates.start();
   app.addHook('onClose', async () => {
+    await services.healthChecks.stop();
     services.retention.stop();
     services.release.stop();
     await services.events.close();

@@ -16,6 +16,11 @@ import {
   ContainersService,
 } from './modules/containers/index.js';
 import { createEventsStore, EventsService } from './modules/events/index.js';
+import {
+  createHealthChecksStore,
+  HealthChecker,
+  HealthChecksService,
+} from './modules/health-checks/index.js';
 import { createHostsStore, HostsService, type ProbeEngine } from './modules/hosts/index.js';
 import { MonitorService } from './modules/monitor/index.js';
 import { RetentionService } from './modules/retention/index.js';
@@ -49,6 +54,7 @@ export interface AppServices {
   autoRestart: AutoRestarter;
   containerLogs: ContainerLogsService;
   batch: BatchService;
+  healthChecks: HealthChecksService;
   retention: RetentionService;
   probe: ProbeEngine;
   version: string;
@@ -127,6 +133,21 @@ export async function createServices(
     log,
   });
   await batch.closeInterrupted();
+  const healthStore = createHealthChecksStore(db);
+  const healthChecks = new HealthChecksService({
+    fleet: monitor,
+    store: healthStore,
+    box: SecretBox.open(config.dataDir),
+    checker: new HealthChecker({
+      fleet: monitor,
+      events,
+      hub,
+      store: healthStore,
+      // health_check_failed is raised and resolved through the alert engine's signal.
+      alerts: { signal: (s) => alerts.signal(s) },
+      log,
+    }),
+  });
   updates.attach({
     fleet: monitor,
     settings,
@@ -155,6 +176,7 @@ export async function createServices(
     containers,
     containerSettings: containerSettingsService,
     batch,
+    healthChecks,
     retention: new RetentionService({ settings, events, batch, alerts, auth, log }),
     containerLogs: new ContainerLogsService(monitor),
     autoRestart: new AutoRestarter({

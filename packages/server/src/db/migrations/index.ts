@@ -7,6 +7,7 @@ import * as m0005 from './0005-container-auto-update.js';
 import * as m0006 from './0006-events-search.js';
 import * as m0008 from './0008-alert-rules.js';
 import * as m0009 from './0009-upgrade-notice.js';
+import * as m0010 from './0010-health-checks.js';
 import * as m0011 from './0011-image-updates.js';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0006-events-search': m0006,
   '0008-alert-rules': m0008,
   '0009-upgrade-notice': m0009,
+  '0010-health-checks': m0010,
   '0011-image-updates': m0011,
 };

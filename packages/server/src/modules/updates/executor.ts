@@ -66,10 +66,7 @@ export async function pullImage(
   auth: ExecuteArgs['auth'],
   onLayers: (p: LayerProgress) => void,
 ): Promise<void> {
-  const stream = (await docker.pull(
-    image,
-    auth === null ? {} : { authconfig: auth },
-  )) as NodeJS.ReadableStream;
+  const stream = await docker.pull(image, auth === null ? {} : { authconfig: auth });
   const progress = new PullProgress();
   let last = 0;
   await new Promise<void>((resolve, reject) => {
@@ -118,7 +115,7 @@ async function verify(
       const status = info.State.Health?.Status;
       if (status === 'healthy') return null;
       if (status === 'unhealthy') {
-        const log = info.State.Health?.Log?.at(-1)?.Output?.trim();
+        const log = info.State.Health?.Log.at(-1)?.Output.trim();
         return `The new container is unhealthy${log ? `: ${log.slice(0, 200)}` : ''}`;
       }
     } else if (Date.now() - started >= Math.min(settleMs, timeoutMs)) {

@@ -61,23 +61,25 @@ export function buildCreateOptions(
   }
   hostConfig.Binds = binds;
 
-  const networks = Object.entries(old.NetworkSettings.Networks ?? {}).map(
-    ([net, ep]): [string, Docker.EndpointSettings] => {
-      const aliases = (ep.Aliases ?? []).filter((a: string) => a !== shortId && a !== old.Id);
-      const settings: Docker.EndpointSettings = {};
-      if (ep.IPAMConfig !== undefined && ep.IPAMConfig !== null)
-        settings.IPAMConfig = ep.IPAMConfig;
-      if (aliases.length > 0) settings.Aliases = aliases;
-      if (ep.Links !== undefined && ep.Links !== null && ep.Links.length > 0)
-        settings.Links = ep.Links;
-      if ((ep as { DriverOpts?: Record<string, string> }).DriverOpts)
-        (settings as Record<string, unknown>).DriverOpts = (
-          ep as { DriverOpts?: Record<string, string> }
-        ).DriverOpts;
-      return [net, settings];
-    },
-  );
-  const mode = String(hostConfig.NetworkMode ?? 'default');
+  // The engine answers null for unset endpoint fields.
+  type LooseEndpoint = {
+    Aliases?: string[] | null;
+    IPAMConfig?: Docker.EndpointSettings['IPAMConfig'] | null;
+    Links?: string[] | null;
+    DriverOpts?: Record<string, string> | null;
+  };
+  const endpoints = old.NetworkSettings.Networks as Record<string, LooseEndpoint>;
+  const networks = Object.entries(endpoints).map(([net, ep]): [string, Docker.EndpointSettings] => {
+    const aliases = (ep.Aliases ?? []).filter((a) => a !== shortId && a !== old.Id);
+    const settings: Docker.EndpointSettings & { DriverOpts?: Record<string, string> } = {};
+    if (ep.IPAMConfig !== undefined && ep.IPAMConfig !== null) settings.IPAMConfig = ep.IPAMConfig;
+    if (aliases.length > 0) settings.Aliases = aliases;
+    if (ep.Links !== undefined && ep.Links !== null && ep.Links.length > 0)
+      settings.Links = ep.Links;
+    if (ep.DriverOpts !== undefined && ep.DriverOpts !== null) settings.DriverOpts = ep.DriverOpts;
+    return [net, settings];
+  });
+  const mode = hostConfig.NetworkMode ?? 'default';
   const primaryName = mode === 'default' ? 'bridge' : mode;
   const primary = networks.find(([n]) => n === primaryName);
   const sharesNamespace = mode.startsWith('container:') || mode === 'host' || mode === 'none';
@@ -96,7 +98,7 @@ export function buildCreateOptions(
     Tty: c.Tty,
     OpenStdin: c.OpenStdin,
     StdinOnce: c.StdinOnce,
-    Env: ownEntries(c.Env, ic.Env as string[] | undefined),
+    Env: ownEntries(c.Env, ic.Env),
     Cmd: own(c.Cmd, ic.Cmd) ?? undefined,
     Entrypoint: own(c.Entrypoint, ic.Entrypoint) ?? undefined,
     WorkingDir: own(c.WorkingDir, ic.WorkingDir) || undefined,
@@ -109,7 +111,7 @@ export function buildCreateOptions(
       c.Volumes as Record<string, object> | undefined,
       ic.Volumes as Record<string, object> | undefined,
     ),
-    Healthcheck: own(c.Healthcheck, ic.Healthcheck) as ContainerCreateOptions['Healthcheck'],
+    Healthcheck: own<ContainerCreateOptions['Healthcheck']>(c.Healthcheck, ic.Healthcheck),
     StopSignal: own(c.StopSignal, ic.StopSignal) as string | undefined,
     StopTimeout: c.StopTimeout as number | undefined,
     Shell: own(c.Shell, ic.Shell) as string[] | undefined,
@@ -120,7 +122,8 @@ export function buildCreateOptions(
         ? undefined
         : { EndpointsConfig: { [primary[0]]: primary[1] } },
   };
-  for (const key of Object.keys(options) as (keyof ContainerCreateOptions)[])
-    if (options[key] === undefined) delete options[key];
-  return { options, extraNetworks };
+  const defined = Object.fromEntries(
+    Object.entries(options).filter(([, v]) => v !== undefined),
+  ) as ContainerCreateOptions;
+  return { options: defined, extraNetworks };
 }

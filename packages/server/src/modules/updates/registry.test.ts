@@ -24,48 +24,64 @@ beforeAll(async () => {
       res.end(JSON.stringify(body));
     };
     if (mode === 'token') {
-      if (auth !== `Basic ${Buffer.from('bob:pw').toString('base64')}`) return json(401, {});
+      if (auth !== `Basic ${Buffer.from('bob:pw').toString('base64')}`) {
+        json(401, {});
+        return;
+      }
       expect(url.searchParams.get('scope')).toBe('repository:team/app:pull');
-      return json(200, { token: 'tok-1', expires_in: 300 });
+      json(200, { token: 'tok-1', expires_in: 300 });
+      return;
     }
-    if (mode === 'bearer' && auth !== 'Bearer tok-1')
-      return json(
+    if (mode === 'bearer' && auth !== 'Bearer tok-1') {
+      json(
         401,
         {},
         {
           'www-authenticate': `Bearer realm="http://127.0.0.1:${port}/token/",service="reg",scope="repository:team/app:pull"`,
         },
       );
-    if (mode === 'basic' && auth !== `Basic ${Buffer.from('bob:pw').toString('base64')}`)
-      return json(401, {}, { 'www-authenticate': 'Basic realm="test"' });
+      return;
+    }
+    if (mode === 'basic' && auth !== `Basic ${Buffer.from('bob:pw').toString('base64')}`) {
+      json(401, {}, { 'www-authenticate': 'Basic realm="test"' });
+      return;
+    }
     if (mode === 'garbage') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end('<html>not json');
+      res.end('<html>not json');
+      return;
     }
     if (mode === 'slow') return; // never answers
-    if (mode === 'huge')
-      return json(200, { tags: Array.from({ length: 300_000 }, (_, i) => `t${i}`) });
+    if (mode === 'huge') {
+      json(200, { tags: Array.from({ length: 300_000 }, (_, i) => `t${i}`) });
+      return;
+    }
     if (path.endsWith('/tags/list')) {
-      if (url.searchParams.get('last') === null)
-        return json(
+      if (url.searchParams.get('last') === null) {
+        json(
           200,
           { name: 'team/app', tags: ['1.0', '1.1'] },
           {
             link: `</${mode}/v2/team/app/tags/list?n=2&last=1.1>; rel="next"`,
           },
         );
-      return json(200, { name: 'team/app', tags: ['2.0'] });
+        return;
+      }
+      json(200, { name: 'team/app', tags: ['2.0'] });
+      return;
     }
-    if (path.endsWith(`/manifests/${LIST_DIGEST}`))
-      return json(
+    if (path.endsWith(`/manifests/${LIST_DIGEST}`)) {
+      json(
         200,
         { mediaType: 'application/vnd.oci.image.manifest.v1+json', config: { digest: CONFIG } },
         {
           'docker-content-digest': LIST_DIGEST,
         },
       );
-    if (path.includes('/manifests/'))
-      return json(
+      return;
+    }
+    if (path.includes('/manifests/')) {
+      json(
         200,
         {
           mediaType: 'application/vnd.oci.image.index.v1+json',
@@ -79,7 +95,9 @@ beforeAll(async () => {
         },
         { 'docker-content-digest': DIGEST },
       );
-    return json(404, {});
+      return;
+    }
+    json(404, {});
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
@@ -87,7 +105,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 /** The fake serves each mode under a path prefix: the repository carries it. */
-const refFor = (mode: string): ImageRef => ({
+const refFor = (_mode: string): ImageRef => ({
   registry: `127.0.0.1:${port}`,
   repository: 'team/app',
   tag: '1.0',
@@ -98,7 +116,7 @@ const clientFor = (mode: string, creds = true) =>
     credentials: () => Promise.resolve(creds ? { username: 'bob', password: 'pw' } : null),
     timeoutMs: 1000,
     maxBytes: 256 * 1024,
-    fetch: (input, init) => fetch(String(input).replace('/v2/', `/${mode}/v2/`), init),
+    fetch: (input, init) => fetch((input as string).replace('/v2/', `/${mode}/v2/`), init),
   });
 
 describe('registry client', () => {

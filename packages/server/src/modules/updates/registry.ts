@@ -329,19 +329,14 @@ export class RegistryClient {
       await res.body?.cancel();
       throw new RegistryError(`Registry answer too large (${declared} bytes)`);
     }
-    const reader = res.body?.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
+    const body = res.body as unknown as AsyncIterable<Uint8Array> | null;
     try {
-      for (;;) {
-        if (reader === undefined) break;
-        const { done, value } = await reader.read();
-        if (done) break;
+      for await (const value of body ?? []) {
         size += value.byteLength;
-        if (size > this.maxBytes) {
-          await reader.cancel();
+        if (size > this.maxBytes)
           throw new RegistryError(`Registry answer larger than ${this.maxBytes} bytes`);
-        }
         chunks.push(value);
       }
     } catch (err) {

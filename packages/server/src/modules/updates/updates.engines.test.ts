@@ -184,7 +184,7 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
       data: { host_id: c.host_id, old_container_id: c.id, new_container_id: newId },
     });
 
-    const info = JSON.parse(cli('inspect', name))[0] as {
+    const info = (JSON.parse(cli('inspect', name)) as unknown[])[0] as {
       Id: string;
       Config: {
         Image: string;
@@ -239,7 +239,7 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
     expect(res.body.detail).toBe(
       'The update failed and your container has been automatically restored to its previous state.',
     );
-    const info = JSON.parse(cli('inspect', name))[0] as {
+    const info = (JSON.parse(cli('inspect', name)) as unknown[])[0] as {
       Id: string;
       Config: { Image: string };
       State: { Running: boolean };
@@ -265,7 +265,7 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
     await mode(c, 'patch');
     const res = await api.post<ExecuteUpdateResponse>(`${base(c)}/execute-update`);
     expect(res.body.status).toBe('success');
-    const info = JSON.parse(cli('inspect', name))[0] as {
+    const info = (JSON.parse(cli('inspect', name)) as unknown[])[0] as {
       Config: { Image: string };
       State: { Running: boolean };
     };

@@ -28,7 +28,7 @@ import { detectChangelog, detectRegistryPage } from './links.js';
 import { validateUpdate } from './policies.js';
 import { parseImageRef, RegistryClient, registryKey, type Credentials } from './registry.js';
 import { CheckRun, type CheckOutcome } from './update-check.js';
-import type { UpdateRow, UpdatesStore } from './updates.store.js';
+import type { CredentialRow, UpdateRow, UpdatesStore } from './updates.store.js';
 
 export type ImageCheck =
   | {
@@ -186,7 +186,7 @@ export class UpdatesService {
         docker,
         imageRef: info.Config.Image,
         imageId: info.Image,
-        repoDigests: image.RepoDigests ?? [],
+        repoDigests: image.RepoDigests,
         mode: this.modeOf(c),
         failedDigest: row?.failed_digest ?? null,
       });
@@ -796,7 +796,8 @@ export class UpdatesService {
     ) as UpdatePoliciesResponse['categories'];
     for (const row of await this.store.policies()) {
       const list = categories[row.category as UpdatePolicyCategory];
-      list?.push({ id: row.id, pattern: row.pattern, enabled: row.enabled === 1 });
+      if ((UPDATE_POLICY_CATEGORIES as readonly string[]).includes(row.category))
+        list.push({ id: row.id, pattern: row.pattern, enabled: row.enabled === 1 });
     }
     return { categories };
   }
@@ -827,7 +828,7 @@ export class UpdatesService {
   // ---- registry credentials ------------------------------------------------------------
 
   async listCredentials(): Promise<RegistryCredential[]> {
-    return (await this.store.credentials()).map(({ password_sealed: _, ...rest }) => rest);
+    return (await this.store.credentials()).map(publicCredential);
   }
 
   async addCredential(body: RegistryCredentialCreate): Promise<RegistryCredential> {
@@ -841,8 +842,7 @@ export class UpdatesService {
       username: body.username,
       password_sealed: this.secrets.seal(body.password),
     });
-    const { password_sealed: _, ...rest } = row;
-    return rest;
+    return publicCredential(row);
   }
 
   async updateCredential(id: number, body: RegistryCredentialUpdate): Promise<RegistryCredential> {
@@ -856,13 +856,23 @@ export class UpdatesService {
     });
     const updated = await this.store.credential(id);
     if (updated === undefined) throw notFound('Credential not found');
-    const { password_sealed: _, ...rest } = updated;
-    return rest;
+    return publicCredential(updated);
   }
 
   async deleteCredential(id: number): Promise<void> {
     if (!(await this.store.deleteCredential(id))) throw notFound('Credential not found');
   }
+}
+
+/** A credential as the API shows it: never the password. */
+function publicCredential(row: CredentialRow): RegistryCredential {
+  return {
+    id: row.id,
+    registry_url: row.registry_url,
+    username: row.username,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 /** `repo:tag` → { repo, tag } for `image.tag()`. */

@@ -53,7 +53,7 @@ export type CredentialRow = Selectable<RegistryCredentialsTable>;
 
 /** Update status, per-container update config, policies and registry credentials. */
 export function createUpdatesStore(base: Db) {
-  const db = base.withTables<UpdatesTables>();
+  const db = base.$extendTables<UpdatesTables>();
   return {
     /** host_id and container_id of every container whose image has an update waiting. */
     async withUpdates(): Promise<{ host_id: string; container_id: string }[]> {
@@ -76,7 +76,9 @@ export function createUpdatesStore(base: Db) {
 
     /** Records a row (one per host and container name), keeping columns left out. */
     async save(row: ContainerUpdatesTable & Partial<UpdateExtraColumns>): Promise<void> {
-      const { host_id, container_name, ...rest } = row;
+      const rest: Partial<typeof row> = { ...row };
+      delete rest.host_id;
+      delete rest.container_name;
       await db
         .insertInto('container_updates')
         .values(row)
@@ -105,7 +107,9 @@ export function createUpdatesStore(base: Db) {
       db.selectFrom('container_update_config').selectAll().execute(),
 
     async saveConfig(row: UpdateConfigRow): Promise<void> {
-      const { host_id, container_name, ...rest } = row;
+      const rest: Partial<UpdateConfigRow> = { ...row };
+      delete rest.host_id;
+      delete rest.container_name;
       await db
         .insertInto('container_update_config')
         .values(row)

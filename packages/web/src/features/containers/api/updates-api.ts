@@ -13,10 +13,10 @@ import { containersQueryOptions, updatesSummaryQueryOptions } from '@/lib/querie
 const path = (c: Pick<Container, 'host_id' | 'id'>, suffix: string) =>
   `/hosts/${c.host_id}/containers/${c.id}/${suffix}`;
 
-export const updateStatusQueryOptions = (c: Pick<Container, 'host_id' | 'id'>) =>
+export const updateStatusQueryOptions = ({ host_id, id }: Pick<Container, 'host_id' | 'id'>) =>
   queryOptions({
-    queryKey: ['update-status', c.host_id, c.id],
-    queryFn: () => api(path(c, 'update-status'), updateStatusSchema),
+    queryKey: ['update-status', host_id, id],
+    queryFn: () => api(path({ host_id, id }, 'update-status'), updateStatusSchema),
   });
 
 /** Saves part of the update settings; the cached status changes at once and reverts on failure. */

@@ -113,7 +113,7 @@ export function UpdatesTab({ container: c }: { container: Container }) {
   };
 
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['update-status'] });
+    void qc.invalidateQueries({ queryKey: updateStatusQueryOptions(c).queryKey });
     void qc.invalidateQueries({ queryKey: containersQueryOptions().queryKey });
     void qc.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
   };
