@@ -177,7 +177,15 @@ export async function createServices(
     containerSettings: containerSettingsService,
     batch,
     healthChecks,
-    retention: new RetentionService({ settings, events, batch, alerts, auth, log }),
+    retention: new RetentionService({
+      settings,
+      events,
+      batch,
+      alerts,
+      auth,
+      containerSettings: containerSettingsService,
+      log,
+    }),
     containerLogs: new ContainerLogsService(monitor),
     autoRestart: new AutoRestarter({
       fleet: monitor,

@@ -94,6 +94,8 @@ export interface ContainerSettingsTable {
   auto_update_enabled: number;
   floating_tag_mode: string;
   updated_at: string;
+  /** When the monitor last saw the container (retention of unused tags); null: not yet. */
+  last_seen_at: string | null;
 }
 
 export interface EventsTable {

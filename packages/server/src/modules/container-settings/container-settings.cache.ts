@@ -7,27 +7,39 @@ const key = (hostId: string, name: string) => `${hostId}\u0000${name}`;
  * host and container name so they follow a container that is recreated under the same name.
  */
 export class ContainerSettings {
-  private readonly rows = new Map<string, ContainerSettingsRow>();
+  private readonly byKey = new Map<string, ContainerSettingsRow>();
 
   constructor(private readonly store: ContainerSettingsStore) {}
 
   async load(): Promise<void> {
-    this.rows.clear();
+    this.byKey.clear();
     for (const row of await this.store.listAll())
-      this.rows.set(key(row.host_id, row.container_name), row);
+      this.byKey.set(key(row.host_id, row.container_name), row);
   }
 
   get(hostId: string, name: string): ContainerSettingsRow | undefined {
-    return this.rows.get(key(hostId, name));
+    return this.byKey.get(key(hostId, name));
   }
 
   async save(row: ContainerSettingsRow): Promise<void> {
     await this.store.upsert(row);
-    this.rows.set(key(row.host_id, row.container_name), row);
+    this.byKey.set(key(row.host_id, row.container_name), row);
+  }
+
+  rows(): ContainerSettingsRow[] {
+    return [...this.byKey.values()];
+  }
+
+  async markSeen(hostId: string, names: string[], at: string): Promise<void> {
+    await this.store.markSeen(hostId, names, at);
+    for (const name of names) {
+      const row = this.byKey.get(key(hostId, name));
+      if (row !== undefined) this.byKey.set(key(hostId, name), { ...row, last_seen_at: at });
+    }
   }
 
   /** The host's rows went with it (foreign key cascade); drop them here too. */
   forgetHost(hostId: string): void {
-    for (const [k, row] of this.rows) if (row.host_id === hostId) this.rows.delete(k);
+    for (const [k, row] of this.byKey) if (row.host_id === hostId) this.byKey.delete(k);
   }
 }

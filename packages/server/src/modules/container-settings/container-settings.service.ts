@@ -102,6 +102,31 @@ export class ContainerSettingsService {
   }
 
   /**
+   * Unused tags go: a container nobody has seen since `cutoff` carries them for no one. The
+   * rows of containers seen now are marked; hosts that are offline now are left alone (their
+   * containers may well still be there). Answers how many containers lost their tags.
+   */
+  async pruneUnusedTags(cutoff: string, now = new Date().toISOString()): Promise<number> {
+    const seen = new Map<string, string[]>();
+    const stale: ContainerSettingsRow[] = [];
+    for (const row of this.settings.rows()) {
+      const host = this.fleet.host(row.host_id);
+      if (host === undefined || host.status === 'offline') continue;
+      const present = this.fleet.containerByName(row.host_id, row.container_name) !== undefined;
+      // A row never marked (it predates the marking) starts its period now.
+      if (present || row.last_seen_at === null) {
+        seen.set(row.host_id, [...(seen.get(row.host_id) ?? []), row.container_name]);
+      } else if (row.last_seen_at < cutoff && row.tags !== '[]') {
+        stale.push(row);
+      }
+    }
+    for (const [hostId, names] of seen) await this.settings.markSeen(hostId, names, now);
+    for (const row of stale) await this.settings.save({ ...row, tags: '[]', updated_at: now });
+    if (stale.length > 0) this.fleet.changed();
+    return stale.length;
+  }
+
+  /**
    * Saves a change to the container's settings, records who made it and pushes it live.
    * Changes to one container run one after another: each reads what the previous one wrote
    * (two tag edits at once would otherwise both start from the same tags and one be lost).
@@ -136,6 +161,7 @@ export class ContainerSettingsService {
       auto_update_enabled: 0,
       floating_tag_mode: 'exact',
       updated_at: '',
+      last_seen_at: new Date().toISOString(),
     };
     const { change, title, message } = decide(current);
     await this.settings.save({ ...current, ...change, updated_at: new Date().toISOString() });

@@ -31,9 +31,22 @@ export function createContainerSettingsStore(db: Db) {
             auto_update_enabled: row.auto_update_enabled,
             floating_tag_mode: row.floating_tag_mode,
             updated_at: row.updated_at,
+            last_seen_at: row.last_seen_at,
           }),
         )
         .execute(),
+
+    /** Marks the rows of containers the monitor sees now. */
+    markSeen: (hostId: string, names: string[], at: string) =>
+      names.length === 0
+        ? Promise.resolve()
+        : db
+            .updateTable('container_settings')
+            .set({ last_seen_at: at })
+            .where('host_id', '=', hostId)
+            .where('container_name', 'in', names)
+            .execute()
+            .then(() => undefined),
   };
 }
 

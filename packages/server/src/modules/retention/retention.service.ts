@@ -5,11 +5,18 @@ type DeleteChunk = (limit: number) => Promise<number>;
 
 /** What retention needs from the modules that own the data (through their index). */
 export interface RetentionDeps {
-  settings: { get(): { event_retention_days: number; alert_retention_days: number } };
+  settings: {
+    get(): {
+      event_retention_days: number;
+      alert_retention_days: number;
+      unused_tag_retention_days: number;
+    };
+  };
   events: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
   batch: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
   alerts: { pruneResolvedBefore(cutoff: string, limit: number): Promise<number> };
   auth: { pruneExpiredSessions(limit: number): Promise<number> };
+  containerSettings: { pruneUnusedTags(cutoff: string): Promise<number> };
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   now?: () => number;
 }
@@ -19,6 +26,8 @@ export interface RetentionReport {
   batch: number;
   alerts: number;
   sessions: number;
+  /** Containers whose tags went because nobody had seen them for the retention period. */
+  untagged: number;
   /** The longest time one delete held the thread, in ms. */
   longestChunkMs: number;
 }
@@ -37,7 +46,8 @@ const RUN_AT_HOUR = 3;
 
 /**
  * Applies the retention settings at start and then nightly: old events, old finished batch
- * jobs, resolved alerts past their own retention and expired sessions. 0 days keeps forever.
+ * jobs, resolved alerts past their own retention, expired sessions and the tags of containers
+ * nobody has seen for the unused-tag period. 0 days keeps forever.
  * Deletes go in small chunks sized from how long the last one took, yielding between them,
  * so a backlog of a million rows never holds the server for long.
  */
@@ -92,9 +102,12 @@ export class RetentionService {
   }
 
   private async pass(): Promise<RetentionReport> {
-    const { event_retention_days: eventDays, alert_retention_days: alertDays } =
-      this.deps.settings.get();
-    const report = { events: 0, batch: 0, alerts: 0, sessions: 0, longestChunkMs: 0 };
+    const {
+      event_retention_days: eventDays,
+      alert_retention_days: alertDays,
+      unused_tag_retention_days: tagDays,
+    } = this.deps.settings.get();
+    const report = { events: 0, batch: 0, alerts: 0, sessions: 0, untagged: 0, longestChunkMs: 0 };
     const cutoff = (days: number) => new Date(this.now() - days * DAY_MS).toISOString();
     if (eventDays > 0) {
       const before = cutoff(eventDays);
@@ -109,6 +122,11 @@ export class RetentionService {
       );
     }
     report.sessions = await this.drain((n) => this.deps.auth.pruneExpiredSessions(n), report);
+    // Run even at 0 days: it also marks which containers were seen, so a later change of the
+    // setting counts from real sightings.
+    report.untagged = await this.deps.containerSettings.pruneUnusedTags(
+      tagDays > 0 ? cutoff(tagDays) : '',
+    );
     return report;
   }
 
