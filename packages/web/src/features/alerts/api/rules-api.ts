@@ -68,6 +68,22 @@ export function useRuleMutations() {
   const toggle = useMutation({
     mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) =>
       api(`/alerts/rules/${id}/toggle`, alertRuleSchema, { method: 'PATCH', body: { enabled } }),
+    // The switch moves at once and moves back if the server refuses.
+    onMutate: async ({ id, enabled }) => {
+      const key = rulesQueryOptions().queryKey;
+      await queryClient.cancelQueries({ queryKey: key });
+      const previous = queryClient.getQueryData(key);
+      queryClient.setQueryData(key, (list) =>
+        list === undefined
+          ? list
+          : { ...list, rules: list.rules.map((r) => (r.id === id ? { ...r, enabled } : r)) },
+      );
+      return { previous };
+    },
+    onError: (_err, _vars, context) => {
+      if (context?.previous !== undefined)
+        queryClient.setQueryData(rulesQueryOptions().queryKey, context.previous);
+    },
     onSettled: refresh,
   });
   const remove = useMutation({

@@ -39,7 +39,8 @@ export function AlertRulesPage() {
   }
   useEffect(() => {
     if (linked === null || handled !== linked) return;
-    if (query.data?.rules.some((r) => r.id === linked) === false) toast.error('That alert rule no longer exists');
+    if (query.data?.rules.some((r) => r.id === linked) === false)
+      toast.error('That alert rule no longer exists');
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
@@ -50,11 +51,21 @@ export function AlertRulesPage() {
     );
   }, [linked, handled, query.data, setParams]);
 
-  const onToggle = (rule: AlertRule, enabled: boolean) =>
+  // The switch follows the click at once; the cache takes over when the call settles.
+  const [flipped, setFlipped] = useState<Readonly<Record<string, boolean>>>({});
+  const onToggle = (rule: AlertRule, enabled: boolean) => {
+    setFlipped((prev) => ({ ...prev, [rule.id]: enabled }));
     toggle.mutate(
       { id: rule.id, enabled },
-      { onError: (err) => toast.error(errorText(err, 'Failed to toggle rule')) },
+      {
+        onError: (err) => toast.error(errorText(err, 'Failed to toggle rule')),
+        onSettled: () =>
+          setFlipped((prev) =>
+            Object.fromEntries(Object.entries(prev).filter(([id]) => id !== rule.id)),
+          ),
+      },
     );
+  };
   const onDelete = () => {
     if (deleting === null) return;
     remove.mutate(deleting.id, {
@@ -116,7 +127,7 @@ export function AlertRulesPage() {
                       type="checkbox"
                       role="switch"
                       aria-label={`Enable ${r.name}`}
-                      checked={r.enabled}
+                      checked={flipped[r.id] ?? r.enabled}
                       onChange={(e) => onToggle(r, e.target.checked)}
                     />
                   </td>
