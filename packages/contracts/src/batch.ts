@@ -23,6 +23,8 @@ export const batchActionSchema = z.enum([
   'set-auto-update',
   'set-desired-state',
   'check-updates',
+  /** Apply the update each container's check found (policies apply; warn needs the UI). */
+  'update',
 ]);
 export type BatchAction = z.infer<typeof batchActionSchema>;
 

@@ -204,6 +204,22 @@ export class BatchService {
             message: result.updateAvailable ? 'Update available' : 'Up to date',
           };
         }
+        case 'update': {
+          const res = await this.deps.updates.execute(c.hostId, c.id, { force: false, username });
+          if (res.status === 'success')
+            return {
+              status: 'completed',
+              message: `Updated (new container ${res.new_container_id ?? ''})`,
+            };
+          if (res.status === 'blocked')
+            return { status: 'skipped', message: 'Update blocked by policy' };
+          if (res.status === 'requires_confirmation')
+            return {
+              status: 'skipped',
+              message: `Needs confirmation: ${res.reason ?? 'warn policy'}`,
+            };
+          return { status: 'failed', message: `${res.message}. ${res.detail ?? ''}`.trim() };
+        }
         case 'set-auto-update': {
           const enabled = params.enabled === true;
           const mode = (params.floating_tag_mode ?? 'exact') as FloatingTagMode;

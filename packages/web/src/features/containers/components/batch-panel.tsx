@@ -38,7 +38,7 @@ export function BatchPanel({ jobId, onClose }: { jobId: string; onClose: () => v
     // stored job is the final word once the job is done.
     void queryClient.invalidateQueries({ queryKey: batchJobQueryOptions(jobId).queryKey });
     // Spec 2 §2.3: an update check also refreshes the update status it changed.
-    if (job.data?.action === 'check-updates')
+    if (job.data?.action === 'check-updates' || job.data?.action === 'update')
       void queryClient.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
     const timer = setTimeout(onClose, AUTO_CLOSE_MS);
     return () => clearTimeout(timer);

@@ -85,6 +85,13 @@ export function BulkBar({
       >
         Check Updates
       </Button>
+      <Button
+        size="sm"
+        variant="secondary"
+        onClick={() => void run({ action: 'update' }, `Updating ${ids.length} containers...`)}
+      >
+        Update
+      </Button>
       <Input
         aria-label="Tags for selected containers"
         placeholder="tag-a, tag-b"
