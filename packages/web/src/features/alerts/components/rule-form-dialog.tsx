@@ -83,12 +83,12 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
           submit(false);
         }}
       >
+        {error !== null && (
+          <div className="mb-4" data-testid="rule-form-error">
+            <FormError message={error} />
+          </div>
+        )}
         <div className="min-h-0 flex-1 overflow-y-auto pr-1">
-          {error !== null && (
-            <div className="mb-4" data-testid="rule-form-error">
-              <FormError message={error} />
-            </div>
-          )}
           <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
             <RuleFields draft={draft} set={set} setDraft={setDraft} />
             <RuleSummary draft={draft} />
