@@ -15,6 +15,8 @@ import { CANDIDATES, type CompiledSql } from './search-worker.js';
 
 /** How long one search may take, queueing included, before it is refused. */
 export const SEARCH_BUDGET_MS = 2000;
+/** A plain page only counts and reads an index range: far below this unless the disk stalls. */
+const PAGE_BUDGET_MS = 10_000;
 
 const FIELDS = ['title', 'message', 'container_name', 'host_name'] as const;
 
@@ -63,6 +65,7 @@ export class EventSearch {
     const regex = searchMode(search) === 'regex';
     if (regex) assertRunnableRegex(search);
     const outcome = await this.pool.run({
+      kind: 'search',
       dbPath,
       deadline,
       offset: q.offset,
@@ -77,6 +80,34 @@ export class EventSearch {
         `search: ${regex ? 'Regular expression search' : 'Search'} took too long; narrow the time range or the filters`,
       );
     throw new Error(`event search failed: ${outcome.message}`);
+  }
+
+  /**
+   * A page of a query without search, read by a worker too: counting what the filters select
+   * over a million events takes longer than the main thread may be held.
+   */
+  async page(q: EventQuery, now: number): Promise<{ rows: BerthEvent[]; total: number }> {
+    const base = this.db.selectFrom('events').where((eb) => filters(eb, q, now));
+    const outcome = await this.pool.run({
+      kind: 'page',
+      dbPath: await this.path(),
+      deadline: now + PAGE_BUDGET_MS,
+      page: compiled(
+        base
+          .selectAll()
+          .orderBy('timestamp', q.sort_order)
+          .orderBy('id', q.sort_order)
+          .limit(q.limit)
+          .offset(q.offset),
+      ),
+      count: compiled(base.select((eb) => eb.fn.countAll<number>().as('n'))),
+    });
+    if (outcome.ok) return { rows: outcome.rows as BerthEvent[], total: outcome.total };
+    if (outcome.reason === 'busy')
+      throw tooManyRequests('Too many event queries at once; try again shortly');
+    if (outcome.reason === 'timeout')
+      throw badRequest('Event query took too long; narrow the time range or the filters');
+    throw new Error(`event query failed: ${outcome.message}`);
   }
 
   close(): Promise<void> {

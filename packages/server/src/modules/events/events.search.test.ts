@@ -165,6 +165,7 @@ describe('search helpers', () => {
   it('gives up on a job whose deadline has passed', async () => {
     const pool = new SearchPool();
     const outcome = await pool.run({
+      kind: 'search',
       dbPath: '/nonexistent',
       deadline: Date.now() - 1,
       probe: { sql: 'select 1', parameters: [] },

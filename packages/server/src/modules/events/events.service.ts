@@ -65,7 +65,7 @@ export class EventsService {
     const search = q.search?.trim() ?? '';
     const now = Date.now();
     const { rows, total } =
-      search === '' ? await this.store.query(q, now) : await this.search.run(q, search, now);
+      search === '' ? await this.search.page(q, now) : await this.search.run(q, search, now);
     return { events: rows, total_count: total, limit: q.limit, offset: q.offset };
   }
 

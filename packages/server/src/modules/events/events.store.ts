@@ -1,4 +1,4 @@
-import type { BerthEvent, EventQuery } from '@berth/contracts';
+import type { EventQuery } from '@berth/contracts';
 import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database, EventsTable } from '../../db/schema.js';
@@ -44,25 +44,6 @@ export function createEventsStore(db: Db) {
     insert: async (row: NewEventRow): Promise<number> => {
       const r = await db.insertInto('events').values(row).returning('id').executeTakeFirstOrThrow();
       return r.id;
-    },
-
-    /** A page and the total for a query without `search`. */
-    query: async (
-      q: EventQuery,
-      now = Date.now(),
-    ): Promise<{ rows: BerthEvent[]; total: number }> => {
-      const base = db.selectFrom('events').where((eb) => filters(eb, q, now));
-      const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('timestamp', q.sort_order)
-          .orderBy('id', q.sort_order)
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows: rows as BerthEvent[], total: count.n };
     },
 
     /** Deletes at most `limit` events older than `cutoff` (ISO); answers how many went. */

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { SearchJob, SearchReply } from './search-worker.js';
+import type { PageJob, SearchJob, SearchReply } from './search-worker.js';
 
 /** Under tests the source runs as TypeScript; the built server runs the compiled file. */
 const WORKER_URL = new URL(
@@ -13,7 +13,7 @@ export type SearchOutcome =
   | { ok: true; rows: Record<string, unknown>[]; total: number }
   | { ok: false; reason: 'timeout' | 'busy' | 'error'; message: string };
 
-type JobInput = Omit<SearchJob, 'id'>;
+type JobInput = Omit<SearchJob, 'id'> | Omit<PageJob, 'id'>;
 
 interface Slot {
   worker: Worker;
@@ -32,7 +32,8 @@ export class SearchPool {
 
   constructor(
     private readonly size = 2,
-    private readonly maxQueued = 8,
+    // Plain pages queue here too (every event list of the UI): room for a few browsers.
+    private readonly maxQueued = 32,
   ) {}
 
   run(job: JobInput): Promise<SearchOutcome> {
