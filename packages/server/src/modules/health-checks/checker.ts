@@ -1,0 +1,619 @@
+import { CONTAINER_IP_PLACEHOLDER, containerKey, type HealthStatus } from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { LiveHub } from '../../platform/live-hub.js';
+import type { EventsService } from '../events/index.js';
+import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
+import type {
+  HealthCheckRow,
+  HealthChecksStore,
+  HealthStatusColumns,
+} from './health-checks.store.js';
+import { probe, type ProbeResult } from './http-probe.js';
+import { DEFAULT_RESTART_WINDOW, RestartGuard, type RestartWindow } from './restart-guard.js';
+
+/**
+ * What the alerts module offers health checks: raise (active) or resolve a
+ * `health_check_failed` alert of one container. The alert engine's `signal` fits it;
+ * services.ts passes it in, so this module never imports the alerts module.
+ */
+export interface HealthAlertPort {
+  signal(s: {
+    kind: 'health_check_failed';
+    hostId: string;
+    containerName: string;
+    active: boolean;
+    message: string;
+  }): Promise<void>;
+}
+
+export interface CheckerOptions {
+  /** Checks in flight at once; the others wait their turn. */
+  concurrency?: number;
+  /** Status counters are written in one transaction this often (transitions at once). */
+  flushMs?: number;
+  /** Restarts per container per window (spec 2 §4: 12 in 10 minutes). */
+  restartWindow?: RestartWindow;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface CheckerDeps {
+  fleet: Fleet;
+  events: EventsService;
+  hub: LiveHub;
+  store: HealthChecksStore;
+  /** Null until an alert engine is wired; transitions then only write events. */
+  alerts: HealthAlertPort | null;
+  log: FastifyBaseLogger;
+  options?: CheckerOptions;
+}
+
+/** A check's request with its secrets opened. */
+export interface CheckTarget {
+  url: string;
+  method: 'GET' | 'POST' | 'HEAD';
+  expectedStatusCodes: string;
+  timeoutMs: number;
+  followRedirects: boolean;
+  verifySsl: boolean;
+  headers: Record<string, string>;
+}
+
+interface Entry {
+  row: HealthCheckRow;
+  target: CheckTarget;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  restartTimer: ReturnType<typeof setTimeout> | undefined;
+  guard: RestartGuard;
+  running: boolean;
+  dirty: boolean;
+  resolvedUrl: string | null;
+  /** Set when the episode's cap or the safety window was reported (once per streak). */
+  reportedCap: boolean;
+  reportedWindow: boolean;
+  /** The last stop/start seen for the container was a stop: a user (or the CLI) stopped it. */
+  userStopped: boolean;
+}
+
+const keyOf = (hostId: string, name: string) => `${hostId}\u0000${name}`;
+const FIRST_CHECK_AFTER_SAVE_MS = 1000;
+/** ± this share of the interval, so checks that start together drift apart. */
+const JITTER = 0.05;
+
+/**
+ * Runs every enabled HTTP health check at its interval from Berth's own process (spec 2 §4):
+ * first runs spread over one interval, each later run jittered, a bounded number in flight.
+ * Keeps the status in memory (counters written in batches, transitions at once), writes an
+ * event and a live message on every transition, raises or resolves `health_check_failed`,
+ * and restarts unhealthy containers within their episode cap and the safety window.
+ */
+export class HealthChecker {
+  private readonly entries = new Map<string, Entry>();
+  private readonly updating = new Set<string>();
+  private readonly ipCache = new Map<string, string>();
+  private readonly waiting: (() => void)[] = [];
+  private inFlight = 0;
+  private flushTimer: ReturnType<typeof setInterval> | undefined;
+  private unsubscribe: (() => void)[] = [];
+  private stopped = false;
+  private readonly concurrency: number;
+  private readonly now: () => number;
+  private readonly random: () => number;
+
+  constructor(private readonly deps: CheckerDeps) {
+    this.concurrency = deps.options?.concurrency ?? 32;
+    this.now = deps.options?.now ?? Date.now;
+    this.random = deps.options?.random ?? Math.random;
+  }
+
+  /** Loads every stored check and starts the enabled ones, spread over their intervals. */
+  start(rows: { row: HealthCheckRow; target: CheckTarget }[]): void {
+    this.stopped = false;
+    for (const { row, target } of rows) {
+      const entry = this.entryFor(row, target);
+      this.schedule(entry, this.random() * row.check_interval_seconds * 1000);
+    }
+    this.unsubscribe = [
+      this.deps.fleet.on('containerChanged', (ev) =>
+        this.onContainer(ev.hostId, ev.action, ev.name),
+      ),
+    ];
+    this.flushTimer = setInterval(() => {
+      this.flush().catch((err: unknown) =>
+        this.deps.log.warn({ err }, 'health status flush failed'),
+      );
+    }, this.deps.options?.flushMs ?? 15_000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const off of this.unsubscribe.splice(0)) off();
+    clearInterval(this.flushTimer);
+    for (const e of this.entries.values()) {
+      clearTimeout(e.timer);
+      clearTimeout(e.restartTimer);
+    }
+    await this.flush();
+  }
+
+  get(hostId: string, name: string): HealthCheckRow | undefined {
+    return this.entries.get(keyOf(hostId, name))?.row;
+  }
+
+  all(): HealthCheckRow[] {
+    return [...this.entries.values()].map((e) => e.row);
+  }
+
+  resolvedUrl(hostId: string, name: string): string | null {
+    return this.entries.get(keyOf(hostId, name))?.resolvedUrl ?? null;
+  }
+
+  restartAttempts(hostId: string, name: string): number {
+    return this.entries.get(keyOf(hostId, name))?.guard.episodeAttempts ?? 0;
+  }
+
+  /** Why checks or restarts are held back now, for the tab; null when nothing is. */
+  pausedReason(hostId: string, name: string): string | null {
+    const e = this.entries.get(keyOf(hostId, name));
+    if (e === undefined || e.row.enabled !== 1) return null;
+    if (this.updating.has(keyOf(hostId, name)))
+      return 'Paused while the container is being updated';
+    const skip = this.skipReason(e);
+    if (skip !== null) return skip;
+    if (e.reportedWindow)
+      return 'Restarts paused: the safety window allows 12 restarts in 10 minutes';
+    if (e.reportedCap) return 'Restart attempts used up for this unhealthy episode';
+    return null;
+  }
+
+  /**
+   * A saved config: keeps the status unless the target changed or the check was turned
+   * on or off; a turned-off unhealthy check resolves its alert.
+   */
+  async put(row: HealthCheckRow, target: CheckTarget): Promise<HealthCheckRow> {
+    const key = keyOf(row.host_id, row.container_name);
+    const prev = this.entries.get(key);
+    let next = row;
+    if (prev !== undefined) {
+      const p = prev.row;
+      const retarget =
+        p.enabled !== row.enabled ||
+        p.url !== row.url ||
+        p.method !== row.method ||
+        p.expected_status_codes !== row.expected_status_codes;
+      next = { ...row, ...(retarget ? unknownStatus() : statusOf(p)) };
+      if (retarget && p.current_status !== 'unknown') {
+        prev.row = next;
+        await this.transition(prev, p.current_status as HealthStatus, 'unknown', 'Check changed');
+      }
+      clearTimeout(prev.timer);
+      clearTimeout(prev.restartTimer);
+      if (retarget) prev.guard.resetEpisode();
+    }
+    await this.deps.store.upsert(next);
+    const entry = this.entryFor(next, target);
+    this.schedule(entry, FIRST_CHECK_AFTER_SAVE_MS);
+    if (next.current_status === 'unhealthy') this.planRestart(entry);
+    return next;
+  }
+
+  /** Set while the updates module replaces the container: no checks, no restarts. */
+  setUpdating(hostId: string, name: string, updating: boolean): void {
+    const key = keyOf(hostId, name);
+    if (updating) {
+      this.updating.add(key);
+      return;
+    }
+    this.updating.delete(key);
+    const e = this.entries.get(key);
+    if (e === undefined) return;
+    // A failure streak from before the update says nothing about the new container.
+    e.row = { ...e.row, consecutive_failures: 0, consecutive_successes: 0 };
+    e.dirty = true;
+  }
+
+  isUpdating(hostId: string, name: string): boolean {
+    return this.updating.has(keyOf(hostId, name));
+  }
+
+  /** `{container_ip}` resolved from inspect (the first network's address). */
+  async resolveUrl(hostId: string, c: ContainerSnapshot, url: string): Promise<string> {
+    if (!url.includes(CONTAINER_IP_PLACEHOLDER)) return url;
+    let ip = this.ipCache.get(c.fullId);
+    if (ip === undefined) {
+      const docker = this.deps.fleet.engine(hostId, { purpose: 'query' });
+      if (docker === null) throw new Error(`Host ${c.hostName} is offline`);
+      const info = await docker.getContainer(c.fullId).inspect();
+      // Newer engines drop the top-level IPAddress; the networks carry the address.
+      const settings = info.NetworkSettings as {
+        IPAddress?: string;
+        Networks?: Record<string, { IPAddress: string }>;
+      };
+      const nets = Object.values(settings.Networks ?? {});
+      ip = settings.IPAddress || nets.map((n) => n.IPAddress).find((a) => a !== '') || '';
+      if (ip === '') throw new Error('The container has no IP address for {container_ip}');
+      this.ipCache.set(c.fullId, ip);
+    }
+    return url.split(CONTAINER_IP_PLACEHOLDER).join(ip);
+  }
+
+  /** Writes the counters that changed since the last flush, in one transaction. */
+  async flush(): Promise<void> {
+    const dirty = [...this.entries.values()].filter((e) => e.dirty);
+    for (const e of dirty) e.dirty = false;
+    await this.deps.store.saveStatuses(
+      dirty.map((e) => ({
+        host_id: e.row.host_id,
+        container_name: e.row.container_name,
+        ...statusOf(e.row),
+      })),
+    );
+  }
+
+  private entryFor(row: HealthCheckRow, target: CheckTarget): Entry {
+    const key = keyOf(row.host_id, row.container_name);
+    const prev = this.entries.get(key);
+    const entry: Entry = {
+      row,
+      target,
+      timer: undefined,
+      restartTimer: undefined,
+      guard:
+        prev?.guard ??
+        new RestartGuard(this.deps.options?.restartWindow ?? DEFAULT_RESTART_WINDOW, this.now),
+      running: prev?.running ?? false,
+      dirty: false,
+      resolvedUrl: prev?.resolvedUrl ?? null,
+      reportedCap: false,
+      reportedWindow: false,
+      userStopped: prev?.userStopped ?? false,
+    };
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private schedule(e: Entry, delayMs: number): void {
+    clearTimeout(e.timer);
+    e.timer = undefined;
+    if (this.stopped || e.row.enabled !== 1) return;
+    e.timer = setTimeout(() => {
+      if (this.entries.get(keyOf(e.row.host_id, e.row.container_name)) !== e) return;
+      const interval = e.row.check_interval_seconds * 1000;
+      this.schedule(e, interval * (1 + (this.random() * 2 - 1) * JITTER));
+      this.runScheduled(e).catch((err: unknown) =>
+        this.deps.log.warn({ err, name: e.row.container_name }, 'health check failed unexpectedly'),
+      );
+    }, delayMs);
+    e.timer.unref();
+  }
+
+  private onContainer(hostId: string, action: string, name: string): void {
+    const e = this.entries.get(keyOf(hostId, name));
+    if (action === 'start' || action === 'destroy') {
+      for (const c of this.deps.fleet.containers(hostId))
+        if (c.name === name) this.ipCache.delete(c.fullId);
+      if (action === 'destroy') this.ipCache.clear();
+    }
+    if (e === undefined) return;
+    if (action === 'stop') e.userStopped = true;
+    if (action === 'start') e.userStopped = false;
+  }
+
+  /** Null when the check can run; otherwise why it waits (host, container, user stop). */
+  private skipReason(e: Entry): string | null {
+    const host = this.deps.fleet.host(e.row.host_id);
+    if (host === undefined || host.status !== 'online') return 'Waiting: the host is not online';
+    const c = this.deps.fleet.containerByName(e.row.host_id, e.row.container_name);
+    if (c === undefined) return 'Waiting: the container does not exist';
+    if (c.state !== 'running')
+      return e.userStopped
+        ? 'Paused: the container was stopped by a user'
+        : 'Paused: the container is not running';
+    return null;
+  }
+
+  private async runScheduled(e: Entry): Promise<void> {
+    if (e.running || this.updating.has(keyOf(e.row.host_id, e.row.container_name))) return;
+    if (this.skipReason(e) !== null) return;
+    e.running = true;
+    await this.acquire();
+    try {
+      if (this.stopped || e.row.enabled !== 1) return;
+      const c = this.deps.fleet.containerByName(e.row.host_id, e.row.container_name);
+      if (c === undefined || c.state !== 'running') return;
+      const result = await this.runOnce(e.row.host_id, c, e.target, (u) => (e.resolvedUrl = u));
+      if (this.entries.get(keyOf(e.row.host_id, e.row.container_name)) !== e) return;
+      await this.record(e, result);
+    } finally {
+      e.running = false;
+      this.release();
+    }
+  }
+
+  /** One request for a target of this container (the scheduled run and the test call). */
+  async runOnce(
+    hostId: string,
+    c: ContainerSnapshot,
+    target: CheckTarget,
+    onResolved: (url: string) => void = () => undefined,
+  ): Promise<ProbeResult & { resolvedUrl: string | null }> {
+    let url: string;
+    try {
+      url = await this.resolveUrl(hostId, c, target.url);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return { healthy: false, message, statusCode: null, responseTimeMs: null, resolvedUrl: null };
+    }
+    onResolved(url);
+    return { ...(await probe({ ...target, url })), resolvedUrl: url };
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inFlight < this.concurrency) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next();
+    else this.inFlight--;
+  }
+
+  /** Counts a result and moves the status per spec 2 §4. */
+  async record(e: Entry, result: ProbeResult): Promise<void> {
+    const at = new Date(this.now()).toISOString();
+    const r = e.row;
+    const old = r.current_status as HealthStatus;
+    const successes = result.healthy ? r.consecutive_successes + 1 : 0;
+    const failures = result.healthy ? 0 : r.consecutive_failures + 1;
+    let status: HealthStatus = old;
+    if (result.healthy && old !== 'healthy' && successes >= r.success_threshold) status = 'healthy';
+    if (!result.healthy && old !== 'unhealthy' && failures >= r.failure_threshold)
+      status = 'unhealthy';
+    e.row = {
+      ...r,
+      last_checked_at: at,
+      last_success_at: result.healthy ? at : r.last_success_at,
+      last_failure_at: result.healthy ? r.last_failure_at : at,
+      consecutive_successes: successes,
+      consecutive_failures: failures,
+      last_response_time_ms: result.responseTimeMs,
+      last_error_message: result.healthy ? null : result.message,
+      current_status: status,
+    };
+    e.dirty = true;
+    if (status !== old) await this.transition(e, old, status, result.message);
+  }
+
+  private async transition(
+    e: Entry,
+    old: HealthStatus,
+    status: HealthStatus,
+    message: string,
+  ): Promise<void> {
+    const { host_id: hostId, container_name: name } = e.row;
+    e.row = { ...e.row, current_status: status };
+    e.dirty = true;
+    await this.flush();
+    const c = this.deps.fleet.containerByName(hostId, name);
+    const hostName = this.deps.fleet.host(hostId)?.name ?? null;
+    const unhealthy = status === 'unhealthy';
+    const failures = e.row.consecutive_failures;
+    await this.deps.events.record({
+      severity: unhealthy ? 'error' : 'info',
+      category: 'health_check',
+      event_type: 'state_change',
+      title: unhealthy
+        ? `Health check failing: ${name}`
+        : status === 'healthy'
+          ? `Health check passing: ${name}`
+          : `Health check reset: ${name}`,
+      message: unhealthy
+        ? `${failures} consecutive failure(s): ${message}`
+        : status === 'healthy'
+          ? message
+          : `${message}; waiting for the next result`,
+      old_state: old,
+      new_state: status,
+      host_id: hostId,
+      host_name: hostName,
+      container_id: c === undefined ? null : containerKey(hostId, c.id),
+      container_name: name,
+      triggered_by: 'system',
+    });
+    this.deps.hub.publish({
+      type: 'health_check_status_changed',
+      data: {
+        host_id: hostId,
+        container_id: c?.id ?? '',
+        container_name: name,
+        old_status: old,
+        new_status: status,
+        consecutive_failures: failures,
+        last_error_message: e.row.last_error_message,
+      },
+    });
+    if (unhealthy) {
+      await this.alert(hostId, name, true, `Health check failing for ${name}: ${message}`);
+      this.planRestart(e);
+    } else if (old === 'unhealthy') {
+      clearTimeout(e.restartTimer);
+      e.guard.resetEpisode();
+      e.reportedCap = false;
+      e.reportedWindow = false;
+      await this.alert(
+        hostId,
+        name,
+        false,
+        status === 'healthy'
+          ? `Health check passing again for ${name}`
+          : `Health check of ${name} changed`,
+      );
+    }
+  }
+
+  private async alert(hostId: string, name: string, active: boolean, message: string) {
+    if (this.deps.alerts === null) return;
+    try {
+      await this.deps.alerts.signal({
+        kind: 'health_check_failed',
+        hostId,
+        containerName: name,
+        active,
+        message,
+      });
+    } catch (err) {
+      this.deps.log.warn({ err, name }, 'health_check_failed alert could not be raised');
+    }
+  }
+
+  private planRestart(e: Entry, delayMs = e.row.restart_retry_delay_seconds * 1000): void {
+    clearTimeout(e.restartTimer);
+    e.restartTimer = undefined;
+    if (this.stopped || e.row.enabled !== 1 || e.row.auto_restart_on_failure !== 1) return;
+    e.restartTimer = setTimeout(() => {
+      e.restartTimer = undefined;
+      this.restart(e).catch((err: unknown) =>
+        this.deps.log.warn(
+          { err, name: e.row.container_name },
+          'health restart failed unexpectedly',
+        ),
+      );
+    }, delayMs);
+    e.restartTimer.unref();
+  }
+
+  /** Restarts an unhealthy container if its episode cap and the safety window allow it. */
+  async restart(e: Entry): Promise<void> {
+    const { host_id: hostId, container_name: name } = e.row;
+    if (this.entries.get(keyOf(hostId, name)) !== e) return;
+    if (e.row.current_status !== 'unhealthy' || e.row.auto_restart_on_failure !== 1) return;
+    if (e.row.enabled !== 1 || e.userStopped) return;
+    const delay = e.row.restart_retry_delay_seconds * 1000;
+    if (this.updating.has(keyOf(hostId, name))) {
+      this.planRestart(e, delay);
+      return;
+    }
+    const c = this.deps.fleet.containerByName(hostId, name);
+    if (c === undefined) return;
+    const refusal = e.guard.check(e.row.max_restart_attempts);
+    if (refusal?.reason === 'episode_cap') {
+      if (!e.reportedCap) {
+        e.reportedCap = true;
+        await this.note(
+          e,
+          c,
+          'warning',
+          'auto_restart_failed',
+          `Berth gave up restarting ${name}`,
+          `${refusal.attempts} restart(s) in this unhealthy episode (max ${e.row.max_restart_attempts}); it stays unhealthy until the check passes`,
+        );
+      }
+      return;
+    }
+    if (refusal?.reason === 'safety_window') {
+      if (!e.reportedWindow) {
+        e.reportedWindow = true;
+        const text = `${refusal.recent} restarts in the last 10 minutes (safety window); Berth stopped restarting ${name}`;
+        await this.note(
+          e,
+          c,
+          'error',
+          'auto_restart_failed',
+          `Berth stopped restarting ${name}`,
+          text,
+        );
+        await this.alert(hostId, name, true, text);
+      }
+      this.planRestart(e, Math.max(delay, refusal.retryAt - this.now()));
+      return;
+    }
+    e.reportedWindow = false;
+    e.guard.record();
+    const attempt = e.guard.episodeAttempts;
+    try {
+      const docker = this.deps.fleet.engine(hostId, { purpose: 'action' });
+      if (docker === null) throw new Error(`host ${c.hostName} is offline`);
+      await docker.getContainer(c.fullId).restart();
+      await this.deps.fleet.refresh(hostId, c.id).catch(() => null);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      await this.note(
+        e,
+        c,
+        'error',
+        'auto_restart_failed',
+        `Health-check restart failed: ${name}`,
+        `Attempt ${attempt} of ${e.row.max_restart_attempts}: ${reason}`,
+      );
+      if (attempt < e.row.max_restart_attempts) this.planRestart(e, delay);
+      return;
+    }
+    await this.note(
+      e,
+      c,
+      'warning',
+      'auto_restart',
+      `Container restarted by health check: ${name}`,
+      `Attempt ${attempt} of ${e.row.max_restart_attempts} after ${e.row.consecutive_failures} consecutive failure(s): ${e.row.last_error_message ?? 'unhealthy'}`,
+    );
+    this.deps.hub.publish({
+      type: 'auto_restart_success',
+      data: { host_id: hostId, container_id: c.id, container_name: name, attempt },
+    });
+    // The next attempt waits the delay again and happens only if the check still fails;
+    // after the last one, the same wait reports the used-up episode once.
+    this.planRestart(e, delay);
+  }
+
+  private async note(
+    e: Entry,
+    c: ContainerSnapshot,
+    severity: 'info' | 'warning' | 'error',
+    eventType: string,
+    title: string,
+    message: string,
+  ): Promise<void> {
+    await this.deps.events.record({
+      severity,
+      category: 'container',
+      event_type: eventType,
+      title,
+      message,
+      host_id: e.row.host_id,
+      host_name: c.hostName,
+      container_id: containerKey(e.row.host_id, c.id),
+      container_name: e.row.container_name,
+      triggered_by: 'system',
+    });
+  }
+}
+
+export function statusOf(row: HealthStatusColumns): HealthStatusColumns {
+  return {
+    current_status: row.current_status,
+    last_checked_at: row.last_checked_at,
+    last_success_at: row.last_success_at,
+    last_failure_at: row.last_failure_at,
+    consecutive_successes: row.consecutive_successes,
+    consecutive_failures: row.consecutive_failures,
+    last_response_time_ms: row.last_response_time_ms,
+    last_error_message: row.last_error_message,
+  };
+}
+
+export function unknownStatus(): HealthStatusColumns {
+  return {
+    current_status: 'unknown',
+    last_checked_at: null,
+    last_success_at: null,
+    last_failure_at: null,
+    consecutive_successes: 0,
+    consecutive_failures: 0,
+    last_response_time_ms: null,
+    last_error_message: null,
+  };
+}

@@ -1,0 +1,189 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import {
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server as TcpServer,
+} from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probe, type ProbeRequest } from './http-probe.js';
+
+const servers: (Server | TcpServer)[] = [];
+const listen = async (s: Server | TcpServer) => {
+  servers.push(s);
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return (s.address() as AddressInfo).port;
+};
+const req = (url: string, over: Partial<ProbeRequest> = {}): ProbeRequest => ({
+  url,
+  method: 'GET',
+  expectedStatusCodes: '200',
+  timeoutMs: 5000,
+  followRedirects: true,
+  verifySsl: true,
+  headers: {},
+  ...over,
+});
+
+let plain: number;
+let tlsPort: number;
+let silentPort: number;
+let closedPort: number;
+let seenHeaders: Record<string, string | string[] | undefined> = {};
+const certDir = mkdtempSync(join(tmpdir(), 'berth-probe-'));
+
+beforeAll(async () => {
+  plain = await listen(
+    createServer((request, res) => {
+      seenHeaders = request.headers;
+      const path = request.url ?? '/';
+      if (path === '/loop') {
+        res.writeHead(302, { location: '/loop' });
+        return res.end();
+      }
+      if (path === '/hop') {
+        res.writeHead(301, { location: '/ok' });
+        return res.end();
+      }
+      if (path === '/down') {
+        res.statusCode = 503;
+        return res.end('down');
+      }
+      if (path === '/huge') {
+        // Endless body: the check must not read it all.
+        res.statusCode = 200;
+        if (request.method === 'HEAD') return res.end();
+        const chunk = Buffer.alloc(64 * 1024, 'x');
+        let open = true;
+        res.on('close', () => (open = false));
+        const pump = () => {
+          if (open && res.write(chunk)) setImmediate(pump);
+        };
+        res.on('drain', pump);
+        pump();
+        return undefined;
+      }
+      return res.end('ok');
+    }),
+  );
+  // A listener that accepts and never answers, like a port whose traffic is dropped.
+  silentPort = await listen(createTcpServer(() => undefined));
+  const closed = createTcpServer();
+  closedPort = await listen(closed);
+  await new Promise<void>((r) => closed.close(() => r()));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      join(certDir, 'key.pem'),
+      '-out',
+      join(certDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  tlsPort = await listen(
+    createTlsServer(
+      {
+        key: readFileSync(join(certDir, 'key.pem')),
+        cert: readFileSync(join(certDir, 'cert.pem')),
+      },
+      (_q, res) => res.end('ok'),
+    ),
+  );
+});
+afterAll(() => {
+  for (const s of servers) s.close();
+  rmSync(certDir, { recursive: true, force: true });
+});
+
+describe('one HTTP check: clear messages for every failure', { timeout: 20_000 }, () => {
+  it('passes on an expected status and names the status otherwise', async () => {
+    const ok = await probe(req(`http://127.0.0.1:${plain}/`));
+    expect(ok).toMatchObject({
+      healthy: true,
+      statusCode: 200,
+      message: 'Received status 200 (matches expected)',
+    });
+    expect(ok.responseTimeMs).toBeGreaterThanOrEqual(0);
+    const down = await probe(
+      req(`http://127.0.0.1:${plain}/down`, { expectedStatusCodes: '200-299' }),
+    );
+    expect(down).toMatchObject({
+      healthy: false,
+      statusCode: 503,
+      message: 'Received status 503 (expected: 200-299)',
+    });
+    expect(
+      (await probe(req(`http://127.0.0.1:${plain}/down`, { expectedStatusCodes: '200,503' })))
+        .healthy,
+    ).toBe(true);
+  });
+
+  it('says refused, timed out and too many redirects', async () => {
+    expect((await probe(req(`http://127.0.0.1:${closedPort}/`))).message).toBe(
+      `Connection refused (127.0.0.1:${closedPort})`,
+    );
+    const started = Date.now();
+    const hung = await probe(req(`http://127.0.0.1:${silentPort}/`, { timeoutMs: 1000 }));
+    expect(hung).toMatchObject({
+      healthy: false,
+      message: 'Timed out after 1s',
+      responseTimeMs: null,
+    });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect((await probe(req(`http://127.0.0.1:${plain}/loop`))).message).toBe(
+      'Too many redirects (more than 5)',
+    );
+  });
+
+  it('follows a redirect only when asked', async () => {
+    expect((await probe(req(`http://127.0.0.1:${plain}/hop`))).statusCode).toBe(200);
+    const no = await probe(req(`http://127.0.0.1:${plain}/hop`, { followRedirects: false }));
+    expect(no).toMatchObject({ healthy: false, statusCode: 301 });
+    expect(
+      (
+        await probe(
+          req(`http://127.0.0.1:${plain}/hop`, {
+            followRedirects: false,
+            expectedStatusCodes: '300-399',
+          }),
+        )
+      ).healthy,
+    ).toBe(true);
+  });
+
+  it('verifies certificates unless verify_ssl is off', async () => {
+    const strict = await probe(req(`https://localhost:${tlsPort}/`));
+    expect(strict.healthy).toBe(false);
+    expect(strict.message).toMatch(/^TLS error: self-signed certificate/);
+    expect((await probe(req(`https://localhost:${tlsPort}/`, { verifySsl: false }))).healthy).toBe(
+      true,
+    );
+  });
+
+  it('reads an endless body only up to its cap, and sends the configured headers', async () => {
+    const started = Date.now();
+    const huge = await probe(
+      req(`http://127.0.0.1:${plain}/huge`, { headers: { 'X-Token': 'abc' }, method: 'HEAD' }),
+    );
+    expect(huge.healthy).toBe(true);
+    const endless = await probe(req(`http://127.0.0.1:${plain}/huge`));
+    expect(endless.healthy).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await probe(req(`http://127.0.0.1:${plain}/`, { headers: { 'X-Token': 'abc' } }));
+    expect(seenHeaders['x-token']).toBe('abc');
+  });
+});

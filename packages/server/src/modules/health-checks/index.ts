@@ -1,0 +1,6 @@
+export { HealthChecker, type CheckerOptions, type HealthAlertPort } from './checker.js';
+export { healthChecksRoutes } from './health-checks.routes.js';
+export { HealthChecksService } from './health-checks.service.js';
+export { createHealthChecksStore } from './health-checks.store.js';
+export { probe, type ProbeResult } from './http-probe.js';
+export { RestartGuard } from './restart-guard.js';
