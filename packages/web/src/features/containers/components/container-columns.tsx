@@ -23,7 +23,7 @@ const col = createColumnHelper<Container>();
 export interface RowActions {
   act: (container: Container, action: ContainerAction) => void;
   /** Opens the detail dialog on a tab. */
-  open: (container: Container, tab: 'info' | 'logs') => void;
+  open: (container: Container, tab: 'info' | 'logs' | 'updates') => void;
   /** Spec 2 §4: every row action waits while one is pending. */
   busy: boolean;
   withUpdates: ReadonlySet<string>;
@@ -141,7 +141,14 @@ export function containerColumns(actions: RowActions) {
       header: 'Updates',
       cell: ({ row: { original: c } }) =>
         actions.withUpdates.has(containerKey(c)) ? (
-          <span className="rounded bg-sky-500/20 px-1.5 py-0.5 text-xs text-sky-200">Update</span>
+          <button
+            type="button"
+            aria-label={`Updates of ${c.name}`}
+            className="rounded bg-sky-500/20 px-1.5 py-0.5 text-xs text-sky-200 hover:bg-sky-500/40"
+            onClick={() => actions.open(c, 'updates')}
+          >
+            Update
+          </button>
         ) : (
           <span className="text-slate-600">—</span>
         ),
