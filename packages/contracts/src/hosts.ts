@@ -20,6 +20,13 @@ export const sparklinesSchema = z.object({
 });
 export type Sparklines = z.infer<typeof sparklinesSchema>;
 
+/**
+ * Where daemon_started_at comes from: the engine process's start on this machine, or (for an
+ * engine elsewhere) its oldest running container's start, a lower bound.
+ */
+export const hostUptimeSourceSchema = z.enum(['daemon_process', 'oldest_container']);
+export type HostUptimeSource = z.infer<typeof hostUptimeSourceSchema>;
+
 /** A registered engine as GET /api/hosts returns it; TLS material is never included. */
 export const hostSchema = z.object({
   id: z.string(),
@@ -36,7 +43,11 @@ export const hostSchema = z.object({
   num_cpus: z.number().nullable(),
   total_memory: z.number().nullable(),
   last_checked: z.string().nullable(),
+  /** When the engine started, as well as Berth can tell (see uptime_source); null: unknown. */
   daemon_started_at: z.string().nullable(),
+  uptime_source: hostUptimeSourceSchema.nullable(),
+  /** What the uptime means, or why there is none; shown with it. */
+  uptime_note: z.string().nullable(),
   container_count: z.number(),
   updates_available: z.number(),
   alerts: z.object({ open: z.number(), snoozed: z.number() }),

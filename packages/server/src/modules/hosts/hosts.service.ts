@@ -28,7 +28,15 @@ export interface HostRuntimeSource {
 
 export type HostRuntime = Pick<
   Host,
-  'status' | 'stats' | 'sparklines' | 'containers' | 'container_count' | 'last_checked'
+  | 'status'
+  | 'stats'
+  | 'sparklines'
+  | 'containers'
+  | 'container_count'
+  | 'last_checked'
+  | 'daemon_started_at'
+  | 'uptime_source'
+  | 'uptime_note'
 > & { error: string | null };
 
 /** Per-host counts kept by other domains (alerts, updates), and what a delete does to them. */
@@ -273,7 +281,11 @@ export class HostsService {
       num_cpus: row.num_cpus,
       total_memory: row.total_memory,
       last_checked: live?.last_checked ?? row.last_checked,
-      daemon_started_at: row.daemon_started_at,
+      // The stored start is only a fact of the last contact: an engine that does not answer
+      // has no uptime to show.
+      daemon_started_at: live?.daemon_started_at ?? null,
+      uptime_source: live?.uptime_source ?? null,
+      uptime_note: live?.uptime_note ?? 'Not connected to the engine yet',
       container_count: live?.container_count ?? 0,
       updates_available: side.updates_available,
       alerts: side.alerts,

@@ -16,6 +16,12 @@ import type { ContainerSnapshot, EnginePurpose, FleetHost } from './fleet.js';
 import { describeEngineEvent, FOLLOWED_ACTIONS, type EngineEvent } from './engine-events.js';
 import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
 import { withTimeout } from './supervisor-helpers.js';
+import {
+  localDaemonStart,
+  uptimeFromContainers,
+  uptimeFromProcess,
+  type EngineUptime,
+} from './engine-uptime.js';
 
 /** The fields of the engine's /info answer that Berth reads. */
 interface EngineInfo {
@@ -58,6 +64,8 @@ export class HostSupervisor {
   private queue: Promise<void> = Promise.resolve();
   private synced = false;
   private lastSavedEventAt = 0;
+  /** The engine process's start, read at each connect when the engine runs on this machine. */
+  private processUptime: EngineUptime | null = null;
 
   constructor(
     private host: SupervisedHost,
@@ -78,6 +86,13 @@ export class HostSupervisor {
   /** Who this host is and how it is doing, for readers outside the monitor. */
   view(): FleetHost {
     return { id: this.id, name: this.name, status: this.status, error: this.error };
+  }
+
+  /** When the engine started, from the best source there is (docs: engine-uptime.ts). */
+  uptime(): EngineUptime {
+    if (this.status === 'offline')
+      return { started_at: null, source: null, note: 'The engine does not answer' };
+    return this.processUptime ?? uptimeFromContainers(this.containers.values());
   }
 
   engine(purpose: EnginePurpose): Docker | null {
@@ -173,13 +188,16 @@ export class HostSupervisor {
       this.totalMemory = info.MemTotal ?? this.totalMemory;
       this.lastChecked = new Date().toISOString();
       const engineNow = Date.parse(info.SystemTime ?? '') / 1000 || Date.now() / 1000;
+      // The Engine API does not tell when the daemon started; the kernel does when it is here.
+      const local = await localDaemonStart(this.host.endpoint.url);
+      if (gen !== this.generation) return;
+      this.processUptime = local === null ? null : uptimeFromProcess(local);
       await this.ctx.saveFacts(this.host.id, {
         os_version: `${info.OperatingSystem ?? 'unknown'} (${info.KernelVersion ?? 'unknown'})`,
         docker_version: version.Version,
         num_cpus: this.numCpus,
         total_memory: this.totalMemory,
-        // The Engine API does not tell when the daemon started.
-        daemon_started_at: null,
+        daemon_started_at: this.processUptime?.started_at ?? null,
         last_checked: this.lastChecked,
       });
       await this.followEvents(gen, this.host.lastEventAt ?? engineNow);

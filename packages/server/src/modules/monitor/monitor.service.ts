@@ -164,7 +164,11 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     if (sup === undefined) return null;
     const all = [...sup.containers.values()];
     const running = all.filter((c) => c.state === 'running').length;
+    const uptime = sup.uptime();
     return {
+      daemon_started_at: uptime.started_at,
+      uptime_source: uptime.source,
+      uptime_note: uptime.note,
       status: sup.status,
       error: sup.error,
       last_checked: sup.lastChecked,

@@ -19,6 +19,8 @@ const host = (id: string, status: Host['status']): Host => ({
   total_memory: null,
   last_checked: null,
   daemon_started_at: null,
+  uptime_source: null,
+  uptime_note: null,
   container_count: 9,
   updates_available: 0,
   alerts: { open: 0, snoozed: 0 },

@@ -10,6 +10,7 @@ import type { CardMode } from '../lib/host-layouts';
 import { CardContainerList } from './card-container-list';
 import { CardMetrics } from './card-metrics';
 import { StatusDot, TagChips } from '@/components/host-status';
+import { HostUptime } from '@/components/host-uptime';
 
 /** Spec 1 §4: state first in the expanded card, cpu in the standard one. */
 const DEFAULT_SORT: Record<CardMode, HostContainerSort> = { expanded: 'state', standard: 'cpu' };
@@ -97,6 +98,11 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
           {host.alerts.open} alerts
           {mode === 'standard' && host.alerts.snoozed > 0 && ` (${host.alerts.snoozed} snoozed)`}
         </span>
+        {online && (
+          <span className="ml-auto">
+            up <HostUptime host={host} />
+          </span>
+        )}
       </div>
       {listOpen && (
         <CardContainerList

@@ -2,7 +2,8 @@ import type { Alert, Host } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Eye, Lock, LockOpen, Pencil, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
-import { formatPercent, formatUptime } from '@/lib/format';
+import { HostUptime } from '@/components/host-uptime';
+import { formatPercent } from '@/lib/format';
 import { selectColumn } from '@/components/data-table';
 import { HostStatusBadge, TagChips } from '@/components/host-status';
 
@@ -89,7 +90,7 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
     }),
     col.accessor('daemon_started_at', {
       header: 'Uptime',
-      cell: (c) => formatUptime(c.getValue()),
+      cell: (c) => <HostUptime host={c.row.original} />,
     }),
     col.accessor((h) => h.stats?.cpu_percent ?? null, {
       id: 'cpu',

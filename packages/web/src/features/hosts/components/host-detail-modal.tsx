@@ -1,5 +1,6 @@
 import type { Host } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { HostUptime } from '@/components/host-uptime';
 import { LiveChart } from '@/components/live-chart';
 import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
@@ -85,6 +86,9 @@ function ModalBody({ host }: { host: Host }) {
               <Section title="Host Information">
                 <dl>
                   <InfoRow label="Address">{host.url}</InfoRow>
+                  <InfoRow label="Uptime">
+                    <HostUptime host={host} detailed />
+                  </InfoRow>
                   <InfoRow label="OS">{host.os_version ?? '—'}</InfoRow>
                   <InfoRow label="Docker Version">{host.docker_version ?? '—'}</InfoRow>
                   <InfoRow label="CPU count">{host.num_cpus ?? '—'}</InfoRow>

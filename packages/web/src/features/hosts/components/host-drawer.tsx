@@ -5,7 +5,8 @@ import { HostStatusBadge } from '@/components/host-status';
 import { InfoRow, PerfTile, Section } from '@/components/detail-section';
 import { Button } from '@/components/ui/button';
 import { Sheet } from '@/components/ui/sheet';
-import { formatAgo, formatBytes, formatPercent, formatRate, formatUptime } from '@/lib/format';
+import { formatAgo, formatBytes, formatPercent, formatRate } from '@/lib/format';
+import { HostUptime } from '@/components/host-uptime';
 import { useHostDetail } from '../api/hosts-api';
 import { HostContainersCard } from './host-containers-card';
 import { HostRecentEvents } from './host-recent-events';
@@ -109,7 +110,9 @@ function DrawerBody({ host }: { host: Host }) {
           <InfoRow label="Status">
             <HostStatusBadge status={host.status} />
           </InfoRow>
-          <InfoRow label="Uptime">{formatUptime(host.daemon_started_at)}</InfoRow>
+          <InfoRow label="Uptime">
+            <HostUptime host={host} detailed />
+          </InfoRow>
           <InfoRow label="OS">{host.os_version ?? '—'}</InfoRow>
           <InfoRow label="Engine">{host.docker_version ?? '—'}</InfoRow>
           <InfoRow label="Description">{host.description ?? '—'}</InfoRow>
