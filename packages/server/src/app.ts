@@ -19,6 +19,7 @@ import {
 import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { updatesRoutes } from './modules/updates/index.js';
+import { registerCompression } from './platform/compression.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/json-body.js';
 import { registerLiveChannel } from './platform/live-channel.js';
@@ -60,6 +61,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await registerSecurityHeaders(app);
   registerOriginCheck(app, config.allowedOrigins);
   await app.register(cookie);
+  await registerCompression(app);
   app.decorateRequest('auth', null);
 
   const db = openDatabase(config.dataDir);
