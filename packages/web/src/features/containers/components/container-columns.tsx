@@ -1,8 +1,9 @@
 import { containerKey } from '@/lib/container-sort';
-import type { Container, ContainerAction } from '@berth/contracts';
+import type { Container, ContainerAction, HealthCheckConfigs } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
 import {
   AlertTriangle,
+  HeartPulse,
   CircleArrowUp,
   Loader2,
   Play,
@@ -27,6 +28,8 @@ export interface RowActions {
   /** Spec 2 §4: every row action waits while one is pending. */
   busy: boolean;
   withUpdates: ReadonlySet<string>;
+  /** HTTP health checks by composite key, for the Policy column's health icon. */
+  healthChecks?: HealthCheckConfigs | undefined;
 }
 
 const DOT: Partial<Record<Container['state'], string>> = {
@@ -57,6 +60,33 @@ function ActionButton({
     >
       <Icon className="h-4 w-4" />
     </button>
+  );
+}
+
+const HEALTH_TONE = {
+  healthy: 'text-emerald-400',
+  unhealthy: 'text-red-400',
+  unknown: 'text-slate-400',
+} as const;
+
+/** Spec 2 §4 health-check indicator: healthy, unhealthy (with failures) or unknown. */
+function HealthIcon({ check }: { check: HealthCheckConfigs[string] | undefined }) {
+  if (check?.enabled !== true) return null;
+  const label =
+    check.current_status === 'unhealthy'
+      ? `Health check unhealthy (${check.consecutive_failures} consecutive failures)`
+      : `Health check ${check.current_status}`;
+  return (
+    <span className="inline-flex items-center" title={label} data-testid="health-icon">
+      <HeartPulse
+        className={cn('h-4 w-4', HEALTH_TONE[check.current_status])}
+        aria-label={label}
+        data-status={check.current_status}
+      />
+      {check.current_status === 'unhealthy' && (
+        <span className="ml-0.5 text-xs text-red-400">{check.consecutive_failures}</span>
+      )}
+    </span>
   );
 }
 
@@ -117,6 +147,7 @@ export function containerColumns(actions: RowActions) {
               aria-label={`Auto-update on (${c.floating_tag_mode})`}
             />
           )}
+          <HealthIcon check={actions.healthChecks?.[containerKey(c)]} />
           {c.desired_state !== 'unspecified' && (
             <Target
               className={cn(

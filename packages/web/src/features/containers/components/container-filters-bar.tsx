@@ -43,6 +43,7 @@ const toggled = <T,>(list: T[], value: T, on: boolean) =>
 const POLICIES = [
   { key: 'autoRestart', label: 'Auto-restart' },
   { key: 'autoUpdate', label: 'Auto-update' },
+  { key: 'healthCheck', label: 'Health check' },
 ] as const;
 
 /** Search, the Hosts / Policy / State filters and Clear Filters (spec 2 §2.2). */
@@ -63,7 +64,7 @@ export function ContainerFiltersBar({
   count: number;
   scopedHostId?: string | undefined;
 }) {
-  const policy = (key: 'autoRestart' | 'autoUpdate', value: Toggle, on: boolean) =>
+  const policy = (key: 'autoRestart' | 'autoUpdate' | 'healthCheck', value: Toggle, on: boolean) =>
     onFilters({ ...filters, [key]: on ? value : null });
   return (
     <>
@@ -103,6 +104,7 @@ export function ContainerFiltersBar({
         count={
           (filters.autoRestart === null ? 0 : 1) +
           (filters.autoUpdate === null ? 0 : 1) +
+          (filters.healthCheck === null ? 0 : 1) +
           filters.desired.length
         }
       >

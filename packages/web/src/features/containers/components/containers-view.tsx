@@ -22,6 +22,7 @@ import {
   writeFilters,
   type ContainerFilters,
 } from '../lib/container-filters';
+import { healthCheckConfigsQueryOptions, useHealthCheckLiveRefresh } from '../api/health-check-api';
 import { BatchPanel } from './batch-panel';
 import { BulkBar } from './bulk-bar';
 import { ContainerFiltersBar } from './container-filters-bar';
@@ -38,6 +39,8 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   const containers = useQuery(containersQueryOptions());
   const hosts = useQuery(hostsQueryOptions()).data ?? [];
   const updates = useQuery(updatesSummaryQueryOptions()).data;
+  const healthChecks = useQuery(healthCheckConfigsQueryOptions()).data;
+  useHealthCheckLiveRefresh();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState('');
   const [selection, setSelection] = useState<RowSelectionState>({});
@@ -63,7 +66,19 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     () => (updates === undefined ? NO_UPDATES : new Set(updates.containers_with_updates)),
     [updates],
   );
-  const visible = applyFilters(containers.data ?? [], filters, search, { withUpdates });
+  const withHealthCheck = useMemo(
+    () =>
+      new Set(
+        Object.entries(healthChecks ?? {})
+          .filter(([, h]) => h.enabled)
+          .map(([k]) => k),
+      ),
+    [healthChecks],
+  );
+  const visible = applyFilters(containers.data ?? [], filters, search, {
+    withUpdates,
+    withHealthCheck,
+  });
   const selected = (containers.data ?? []).filter((c) => selection[containerKey(c)] === true);
   const act = useCallback(
     (c: Container, name: ContainerAction) =>
@@ -82,8 +97,8 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     [simplified, openContainer],
   );
   const rowActions = useMemo(
-    () => ({ act, open, busy: action.isPending, withUpdates }),
-    [act, open, action.isPending, withUpdates],
+    () => ({ act, open, busy: action.isPending, withUpdates, healthChecks }),
+    [act, open, action.isPending, withUpdates, healthChecks],
   );
   const linked = params.get('containerId');
   useEffect(() => {

@@ -99,6 +99,8 @@ export const stateGroup = (c: Container): StateFilter =>
 export interface FilterContext {
   /** Composite keys of containers with an update waiting. */
   withUpdates: ReadonlySet<string>;
+  /** Composite keys of containers whose HTTP health check is enabled. */
+  withHealthCheck?: ReadonlySet<string>;
 }
 
 /** Containers passing every filter and the search text (name, image, host name, tags). */
@@ -115,8 +117,10 @@ export function applyFilters(
     if (f.autoRestart !== null && c.auto_restart !== (f.autoRestart === 'enabled')) return false;
     if (f.autoUpdate !== null && c.auto_update_enabled !== (f.autoUpdate === 'enabled'))
       return false;
-    // Health checks arrive with their own domain: none is enabled yet.
-    if (f.healthCheck === 'enabled') return false;
+    if (f.healthCheck !== null) {
+      const on = ctx.withHealthCheck?.has(containerKey(c)) ?? false;
+      if (on !== (f.healthCheck === 'enabled')) return false;
+    }
     if (f.updates && !ctx.withUpdates.has(containerKey(c))) return false;
     if (f.desired.length > 0 && !f.desired.includes(c.desired_state)) return false;
     if (q === '') return true;

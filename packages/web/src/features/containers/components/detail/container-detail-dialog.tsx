@@ -14,6 +14,7 @@ import { ContainerLogsPanel } from '../container-logs-panel';
 import { PowerButtons } from '../power-buttons';
 import { AlertsTab } from './alerts-tab';
 import { EventsTab } from './events-tab';
+import { HealthCheckTab } from './health-check-tab';
 import { InfoTab } from './info-tab';
 import { UpdatesTab } from './updates-tab';
 
@@ -26,11 +27,6 @@ export const DETAIL_TABS = [
   { value: 'health', label: 'Health Check' },
 ] as const satisfies readonly { value: ContainerDetailTab; label: string }[];
 export type DetailTab = ContainerDetailTab;
-
-/** Tabs whose domains arrive with later work: the frame is here so they slot in. */
-const LATER: Partial<Record<DetailTab, string>> = {
-  health: 'HTTP health checks for this container are configured here once they exist.',
-};
 
 /**
  * The full container view (spec 2 §2.4), for a composite key. It follows the container when
@@ -106,11 +102,9 @@ function DetailBody({ container: c, tab }: { container: Container; tab: DetailTa
         <TabPanel value="updates">
           <UpdatesTab container={c} />
         </TabPanel>
-        {(['health'] as const).map((t) => (
-          <TabPanel key={t} value={t}>
-            <p className="text-sm text-slate-400">{LATER[t]}</p>
-          </TabPanel>
-        ))}
+        <TabPanel value="health">
+          <HealthCheckTab container={c} />
+        </TabPanel>
       </Tabs>
     </div>
   );
