@@ -287,4 +287,48 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
     await api.put(`${base(c)}/update-policy`);
     expect((await api.get<UpdateStatus>(`${base(c)}/update-status`)).body.update_policy).toBeNull();
   });
+
+  it('auto-update runs at the scheduled time, one container per host, never a warn one', async () => {
+    const auto = await containerOf(run(`${repo}:1.0.0`));
+    const warned = await containerOf(run(`${repo}:1.0.0`));
+    for (const c of [auto, warned]) {
+      await api.put(`${base(c)}/auto-update-config`, {
+        auto_update_enabled: true,
+        floating_tag_mode: 'patch',
+      });
+    }
+    await api.put(`${base(warned)}/update-policy?policy=warn`);
+    await api.post(`${base(warned)}/check-update`);
+    // A minute ahead on the user's clock (offset +90 minutes from UTC).
+    const offset = 90;
+    const at = new Date(
+      Date.now() + offset * 60_000 + (new Date().getSeconds() > 45 ? 120_000 : 60_000),
+    );
+    const hhmm = `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+    await api.put('/settings', { timezone_offset: offset, update_check_time: hhmm });
+    const next = t.app.services.updates.nextRun ?? 0;
+    expect(next).toBeGreaterThan(Date.now());
+    expect(next - Date.now()).toBeLessThan(150_000);
+    await waitFor(
+      'auto-update applied',
+      () => {
+        const image = (JSON.parse(cli('inspect', auto.name)) as { Config: { Image: string } }[])[0]
+          ?.Config.Image;
+        return image === `${repo}:1.0.1` ? true : undefined;
+      },
+      180_000,
+      2000,
+    );
+    const warnedImage = (
+      JSON.parse(cli('inspect', warned.name)) as { Config: { Image: string } }[]
+    )[0]?.Config.Image;
+    expect(warnedImage).toBe(`${repo}:1.0.0`);
+    // update_available was recorded once for the version, though checked twice.
+    const events = (
+      await api.get<{ events: { event_type: string }[] }>(
+        `/events?event_type=update_available&container_name=${warned.name}&hours=1`,
+      )
+    ).body.events;
+    expect(events.length).toBe(1);
+  }, 240_000);
 });
