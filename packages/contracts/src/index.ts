@@ -10,6 +10,7 @@ export * from './events.js';
 export * from './health-checks.js';
 export * from './hosts.js';
 export * from './live.js';
+export * from './notifications.js';
 export * from './preferences.js';
 export * from './settings.js';
 export * from './updates.js';

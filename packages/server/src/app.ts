@@ -10,6 +10,7 @@ import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
+import { notificationsRoutes } from './modules/notifications/index.js';
 import {
   createSessionGuard,
   protectedAuthRoutes,
@@ -97,6 +98,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         batchRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
         healthChecksRoutes(signedIn, services);
+        notificationsRoutes(signedIn, services);
         done();
       });
     },
@@ -115,10 +117,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     initialState: async () => ({
       hosts: await services.hosts.list(),
       containers: services.monitor.listContainers(),
-      blackout: { is_active: false },
+      blackout: { is_active: services.notifications.blackoutActive() },
     }),
   });
 
+  await services.notifications.start();
   await services.alerts.start();
   await services.monitor.start();
   await services.healthChecks.start();
@@ -127,6 +130,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   services.updates.start();
   app.addHook('onClose', async () => {
     await services.healthChecks.stop();
+    await services.notifications.stop();
     services.retention.stop();
     services.release.stop();
     await services.events.close();

@@ -23,6 +23,10 @@ import {
 } from './modules/health-checks/index.js';
 import { createHostsStore, HostsService, type ProbeEngine } from './modules/hosts/index.js';
 import { MonitorService } from './modules/monitor/index.js';
+import {
+  createNotificationsStore,
+  NotificationsService,
+} from './modules/notifications/index.js';
 import { RetentionService } from './modules/retention/index.js';
 import {
   createPreferencesStore,
@@ -47,6 +51,7 @@ export interface AppServices {
   events: EventsService;
   hosts: HostsService;
   alerts: AlertsService;
+  notifications: NotificationsService;
   updates: UpdatesService;
   monitor: MonitorService;
   containers: ContainersService;
@@ -82,12 +87,33 @@ export async function createServices(
   const probe: ProbeEngine = (endpoint) =>
     probeEngine(endpoint, settings.get().connection_timeout * 1000);
   const events = new EventsService(createEventsStore(db), hub);
-  const alerts = new AlertsService({
+  // The alert engine hands notifications due to the outbox; the summary after a blackout
+  // and the dependent-rules answer read the alerts back (the closures run after start).
+  const notifications: NotificationsService = new NotificationsService({
+    store: createNotificationsStore(db),
+    box: SecretBox.open(config.dataDir),
+    settings,
+    hub,
+    record: (event) => events.record(event),
+    unresolvedAlerts: () => alerts.lifecycle.unresolved(),
+    rulesUsing: (id) =>
+      alerts.rules
+        .all()
+        .filter((r) => r.notify_channels_json.includes(String(id)))
+        .map((r) => r.name),
+    endpoints: config.notificationEndpoints,
+    log,
+    outbox: {
+      retryDelayMs: (n) => Math.min(config.notificationRetryBaseMs * 2 ** (n - 1), 3_600_000),
+    },
+  });
+  const alerts: AlertsService = new AlertsService({
     store: createAlertsStore(db),
     rulesStore: createRulesStore(db),
     hub,
     record: (event) => events.record(event),
     log,
+    notify: notifications,
   });
   const updates = new UpdatesService(createUpdatesStore(db), SecretBox.open(config.dataDir));
   const hosts = new HostsService(
@@ -171,6 +197,7 @@ export async function createServices(
     events,
     hosts,
     alerts,
+    notifications,
     updates,
     monitor,
     containers,

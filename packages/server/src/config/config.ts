@@ -5,6 +5,15 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const httpUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'must be an http:// or https:// URL');
+
 /** `scheme://host[:port]` of an http(s) origin with nothing else, or null. */
 function parseOrigin(entry: string): string | null {
   try {
@@ -86,6 +95,17 @@ const envSchema = z.object({
       }
     }, 'must be an http:// or https:// URL')
     .optional(),
+  /** Where notifications go: the public services unless pointed elsewhere (tests, air-gapped sites). */
+  BERTH_TELEGRAM_API_URL: httpUrl.default('https://api.telegram.org'),
+  BERTH_PUSHOVER_API_URL: httpUrl.default('https://api.pushover.net'),
+  BERTH_NTFY_URL: httpUrl.default('https://ntfy.sh'),
+  /** First retry delay of a failed notification; each next one doubles, up to an hour. */
+  BERTH_NOTIFICATION_RETRY_BASE_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(1, 'must be between 1 and 3600000')
+    .max(3_600_000, 'must be between 1 and 3600000')
+    .default(5000),
 });
 
 export interface AppConfig {
@@ -104,6 +124,9 @@ export interface AppConfig {
   statsSource: 'auto' | 'files' | 'api';
   /** Where Berth reads about its own newest release, or null for no checks. */
   releaseFeedUrl: string | null;
+  /** Base URLs of the notification services with a fixed API address. */
+  notificationEndpoints: { telegramApiUrl: string; pushoverApiUrl: string; ntfyUrl: string };
+  notificationRetryBaseMs: number;
 }
 
 /** A configuration value Berth cannot start with; the message names the variable. */
@@ -144,5 +167,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     localSocket: e.BERTH_LOCAL_SOCKET === 'none' ? null : e.BERTH_LOCAL_SOCKET,
     statsSource: e.BERTH_STATS_SOURCE,
     releaseFeedUrl: e.BERTH_RELEASE_FEED_URL ?? null,
+    notificationEndpoints: {
+      telegramApiUrl: e.BERTH_TELEGRAM_API_URL,
+      pushoverApiUrl: e.BERTH_PUSHOVER_API_URL,
+      ntfyUrl: e.BERTH_NTFY_URL,
+    },
+    notificationRetryBaseMs: e.BERTH_NOTIFICATION_RETRY_BASE_MS,
   };
 }

@@ -10,6 +10,7 @@ import * as m0009 from './0009-upgrade-notice.js';
 import * as m0010 from './0010-health-checks.js';
 import * as m0011 from './0011-image-updates.js';
 import * as m0012 from './0012-container-last-seen.js';
+import * as m0013 from './0013-notifications.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0010-health-checks': m0010,
   '0011-image-updates': m0011,
   '0012-container-last-seen': m0012,
+  '0013-notifications': m0013,
 };

@@ -1,0 +1,272 @@
+import { z } from 'zod';
+
+/** Notification channel types: the six of spec 3 §3, then four more operators expect. */
+export const NOTIFICATION_CHANNEL_TYPES = [
+  'telegram',
+  'discord',
+  'slack',
+  'pushover',
+  'gotify',
+  'smtp',
+  'webhook',
+  'ntfy',
+  'teams',
+  'google_chat',
+] as const;
+export const notificationChannelTypeSchema = z.enum(NOTIFICATION_CHANNEL_TYPES);
+export type NotificationChannelType = z.infer<typeof notificationChannelTypeSchema>;
+
+export const CHANNEL_TYPE_LABELS: Record<NotificationChannelType, string> = {
+  telegram: 'Telegram',
+  discord: 'Discord',
+  slack: 'Slack',
+  pushover: 'Pushover',
+  gotify: 'Gotify',
+  smtp: 'Email (SMTP)',
+  webhook: 'Webhook',
+  ntfy: 'ntfy',
+  teams: 'Microsoft Teams',
+  google_chat: 'Google Chat',
+};
+
+/** One config field of a channel type; the form draws it, the server validates it. */
+export interface ChannelField {
+  key: string;
+  label: string;
+  input: 'text' | 'password' | 'url' | 'number' | 'email' | 'checkbox' | 'textarea';
+  required: boolean;
+  /** Encrypted at rest and answered masked; a blank value on edit keeps the stored one. */
+  secret: boolean;
+  placeholder?: string;
+  help?: string;
+  default?: string | number | boolean;
+}
+
+const field = (
+  key: string,
+  label: string,
+  input: ChannelField['input'],
+  more: Partial<ChannelField> = {},
+): ChannelField => ({ key, label, input, required: true, secret: false, ...more });
+
+const webhookUrl = (placeholder: string) =>
+  field('webhook_url', 'Webhook URL', 'password', { secret: true, placeholder });
+
+/** The config fields of each type (spec 3 §3); `required` ones answer '<label> is required'. */
+export const CHANNEL_FIELDS: Record<NotificationChannelType, ChannelField[]> = {
+  telegram: [
+    field('bot_token', 'Bot token', 'password', {
+      secret: true,
+      placeholder: '123456789:ABCdef...',
+    }),
+    field('chat_id', 'Chat ID', 'text', {
+      placeholder: '-1001234567890',
+      help: 'A forum topic goes after a slash: -1001234567890/42',
+    }),
+  ],
+  discord: [webhookUrl('https://discord.com/api/webhooks/...')],
+  slack: [webhookUrl('https://hooks.slack.com/services/...')],
+  pushover: [
+    field('app_token', 'App token', 'password', { secret: true }),
+    field('user_key', 'User key', 'password', { secret: true }),
+    field('url', 'URL', 'url', {
+      required: false,
+      placeholder: 'https://berth.example.com',
+      help: 'Sent as the link of the message',
+    }),
+  ],
+  gotify: [
+    field('server_url', 'Server URL', 'url', { placeholder: 'https://gotify.example.com' }),
+    field('app_token', 'App token', 'password', { secret: true }),
+  ],
+  smtp: [
+    field('smtp_host', 'SMTP host', 'text', { placeholder: 'smtp.example.com' }),
+    field('smtp_port', 'SMTP port', 'number', { required: false, default: 587 }),
+    field('smtp_user', 'SMTP user', 'text'),
+    field('smtp_password', 'SMTP password', 'password', { secret: true }),
+    field('from_email', 'From email', 'email', { placeholder: 'berth@example.com' }),
+    field('to_email', 'To email', 'text', {
+      placeholder: 'ops@example.com',
+      help: 'Several addresses: separate them with commas',
+    }),
+    field('use_tls', 'Use TLS', 'checkbox', {
+      required: false,
+      default: true,
+      help: 'STARTTLS on port 587, TLS from the start on port 465',
+    }),
+    field('tls_verify', 'Verify the server certificate', 'checkbox', {
+      required: false,
+      default: true,
+    }),
+  ],
+  webhook: [
+    field('url', 'URL', 'password', { secret: true, placeholder: 'https://example.com/hook' }),
+    field('headers', 'Headers', 'textarea', {
+      required: false,
+      secret: true,
+      placeholder: '{"Authorization": "Bearer ..."}',
+      help: 'A JSON object; the body is JSON',
+    }),
+  ],
+  ntfy: [
+    field('server_url', 'Server URL', 'url', {
+      required: false,
+      placeholder: 'https://ntfy.sh',
+      help: 'Blank: the public ntfy server',
+    }),
+    field('topic', 'Topic', 'text'),
+    field('token', 'Access token', 'password', { required: false, secret: true }),
+  ],
+  teams: [webhookUrl('https://....webhook.office.com/...')],
+  google_chat: [webhookUrl('https://chat.googleapis.com/v1/spaces/...')],
+};
+
+export const channelConfigSchema = z.record(
+  z.string().max(100),
+  z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
+);
+export type ChannelConfig = z.infer<typeof channelConfigSchema>;
+
+const blank = (v: unknown) =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const isHttpUrl = (v: string) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v.trim());
+const isEmail = (v: string) => /^[^\s@,]+@[^\s@,]+$/.test(v.trim());
+
+/**
+ * The first problem of a channel's config, or null. `keep` names the secret fields whose
+ * stored value stays (an edit that left them blank). Telegram's legacy `token` counts as
+ * its bot token.
+ */
+export function channelConfigProblem(
+  type: NotificationChannelType,
+  config: ChannelConfig,
+  keep: ReadonlySet<string> = new Set(),
+): { field: string; message: string } | null {
+  const value = (key: string) =>
+    type === 'telegram' && key === 'bot_token' && blank(config.bot_token)
+      ? config.token
+      : config[key];
+  for (const f of CHANNEL_FIELDS[type]) {
+    const v = value(f.key);
+    if (blank(v)) {
+      if (f.required && !(f.secret && keep.has(f.key)))
+        return { field: f.key, message: `${f.label} is required` };
+      continue;
+    }
+    if (f.input === 'checkbox') {
+      if (typeof v !== 'boolean') return { field: f.key, message: `${f.label} must be on or off` };
+      continue;
+    }
+    if (f.input === 'number') {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 65535)
+        return { field: f.key, message: `${f.label} must be between 1 and 65535` };
+      continue;
+    }
+    const s = String(v);
+    if ((f.input === 'url' || f.key.endsWith('url')) && !isHttpUrl(s))
+      return { field: f.key, message: `${f.label} must start with http:// or https://` };
+    if (f.key === 'from_email' && !isEmail(s))
+      return { field: f.key, message: `${f.label} is not a valid email address` };
+    if (f.key === 'to_email' && !s.split(',').every((a) => isEmail(a)))
+      return { field: f.key, message: `${f.label} must be email addresses separated by commas` };
+    if (f.key === 'headers') {
+      try {
+        const h = JSON.parse(s) as unknown;
+        const ok =
+          typeof h === 'object' &&
+          h !== null &&
+          !Array.isArray(h) &&
+          Object.values(h).every((x) => typeof x === 'string');
+        if (!ok) throw new Error('not an object');
+      } catch {
+        return { field: f.key, message: 'Headers must be a JSON object of strings' };
+      }
+    }
+    if (f.key === 'bot_token' && !/^\d+:[A-Za-z0-9_-]+$/.test(s.trim()))
+      return { field: f.key, message: 'Bot token must look like 123456789:ABCdef...' };
+  }
+  return null;
+}
+
+export const channelNameSchema = z
+  .string({ message: 'Channel name is required' })
+  .trim()
+  .min(1, 'Channel name is required')
+  .max(100, 'Channel name must be at most 100 characters');
+
+/** A channel as the API answers it: secrets masked, the last delivery's outcome. */
+export const notificationChannelSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: notificationChannelTypeSchema,
+  enabled: z.boolean(),
+  config: channelConfigSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** The last delivery error, cleared by the next success. */
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+  last_delivered_at: z.string().nullable(),
+});
+export type NotificationChannel = z.infer<typeof notificationChannelSchema>;
+
+export const channelCreateSchema = z.strictObject({
+  name: channelNameSchema,
+  type: notificationChannelTypeSchema,
+  config: channelConfigSchema,
+  enabled: z.boolean().optional(),
+});
+export type ChannelCreate = z.infer<typeof channelCreateSchema>;
+
+/** PUT: any subset; `type` may be sent but must not change; blank secrets keep theirs. */
+export const channelUpdateSchema = z.strictObject({
+  name: channelNameSchema.optional(),
+  type: notificationChannelTypeSchema.optional(),
+  config: channelConfigSchema.optional(),
+  enabled: z.boolean().optional(),
+});
+export type ChannelUpdate = z.infer<typeof channelUpdateSchema>;
+
+export const channelParamsSchema = z.strictObject({ id: z.coerce.number().int().positive() });
+
+export const channelTestResultSchema = z.object({
+  success: z.boolean(),
+  error: z.string().nullable(),
+});
+export type ChannelTestResult = z.infer<typeof channelTestResultSchema>;
+
+export const channelDependentsSchema = z.object({
+  alert_count: z.number(),
+  alert_names: z.array(z.string()),
+});
+export type ChannelDependents = z.infer<typeof channelDependentsSchema>;
+
+export const TEMPLATE_KINDS = ['default', 'metric', 'state_change', 'health', 'update'] as const;
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
+
+export const templateVariablesSchema = z.object({
+  variables: z.array(z.object({ name: z.string(), description: z.string() })),
+  default_templates: z.object({
+    default: z.string(),
+    metric: z.string(),
+    state_change: z.string(),
+    health: z.string(),
+    update: z.string(),
+  }),
+});
+export type TemplateVariables = z.infer<typeof templateVariablesSchema>;
+
+/** POST /api/notifications/template-preview: a template rendered with a sample alert. */
+export const templatePreviewRequestSchema = z.strictObject({
+  template: z.string().max(10_000),
+  kind: z.enum(TEMPLATE_KINDS).default('default'),
+});
+export type TemplatePreviewRequest = z.input<typeof templatePreviewRequestSchema>;
+
+export const templatePreviewSchema = z.object({
+  text: z.string(),
+  /** `{NAME}`s that are no variable: kept as written. */
+  unknown_variables: z.array(z.string()),
+});
+export type TemplatePreview = z.infer<typeof templatePreviewSchema>;
