@@ -188,9 +188,12 @@ try {
     message: string;
   };
   const total = performance.now() - u0;
-  const first = (s: string) => stages.find((x) => x.stage === s)?.at ?? NaN;
+  const first = (s: string, after = 0) =>
+    stages.find((x) => x.stage === s && x.at >= after)?.at ?? NaN;
   const pull = first('configuring') - first('pulling');
-  const startAndSettle = first('cleanup') - first('starting');
+  // 'starting' is also the first stage (0 %, 'Initializing update...'): the container's
+  // start is the one after 'creating'.
+  const startAndSettle = first('cleanup') - first('starting', first('creating'));
   console.log(
     `update of a 50 MB image: ${res.status} (${res.message}) in ${f1(total / 1000)} s; ` +
       `pull ${f1(pull / 1000)} s, start + settle (10 s without HEALTHCHECK) ${f1(startAndSettle / 1000)} s, ` +

@@ -146,7 +146,18 @@ export class BatchService {
       [...byHost.values()].map((hostItems) =>
         runPool(hostItems, PER_HOST_CONCURRENCY, async (item) => {
           await this.setItem(job, item, { status: 'running', message: null });
-          const outcome = await this.perform(job.action as BatchAction, item, params, username);
+          const outcome = await this.perform(
+            job.action as BatchAction,
+            item,
+            params,
+            username,
+            // Live only (an update's stages): the stored item keeps its final message.
+            (message) =>
+              this.deps.hub.publish({
+                type: 'batch_item_update',
+                data: { ...item, status: 'running', message, job_id: job.id },
+              }),
+          );
           await this.setItem(job, item, outcome);
           this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) });
         }),
@@ -161,6 +172,7 @@ export class BatchService {
     item: BatchItem,
     params: Record<string, unknown>,
     username: string,
+    progress: (message: string) => void = () => undefined,
   ): Promise<Outcome> {
     const host = this.deps.fleet.host(item.host_id);
     if (host === undefined) return { status: 'failed', message: 'Host not found' };
@@ -205,7 +217,11 @@ export class BatchService {
           };
         }
         case 'update': {
-          const res = await this.deps.updates.execute(c.hostId, c.id, { force: false, username });
+          const res = await this.deps.updates.execute(c.hostId, c.id, {
+            force: false,
+            username,
+            onStage: (_stage, percent, message) => progress(`${message} (${percent}%)`),
+          });
           if (res.status === 'success')
             return {
               status: 'completed',

@@ -62,6 +62,52 @@ export class CheckRun {
     return this.cached(this.manifests, key, () => this.registry.manifest(ref, tag, platform));
   }
 
+  private readonly listings = new Map<
+    Docker,
+    Promise<Map<string, { Image: string; ImageID: string }>>
+  >();
+  private readonly digests = new Map<string, Promise<string[]>>();
+
+  /**
+   * The image a container was created from and the id it runs: one container list per
+   * engine per run (not an inspect per container); a container the list missed is inspected.
+   */
+  async containerImage(
+    docker: Docker,
+    fullId: string,
+  ): Promise<{ imageRef: string; imageId: string }> {
+    let listing = this.listings.get(docker);
+    if (listing === undefined) {
+      listing = docker
+        .listContainers({ all: true })
+        .then((all) => new Map(all.map((c) => [c.Id, { Image: c.Image, ImageID: c.ImageID }])));
+      this.listings.set(docker, listing);
+    }
+    const listed = (await listing).get(fullId);
+    // The list names the image by id when its tag moved to another image; inspect then.
+    if (listed !== undefined && !listed.Image.startsWith('sha256:'))
+      return { imageRef: listed.Image, imageId: listed.ImageID };
+    const info = await docker.getContainer(fullId).inspect();
+    return { imageRef: info.Config.Image, imageId: info.Image };
+  }
+
+  /** RepoDigests of an image, inspected once per engine and image per run. */
+  repoDigests(docker: Docker, imageId: string): Promise<string[]> {
+    let engineKey = this.engineKeys.get(docker);
+    if (engineKey === undefined) {
+      engineKey = String(this.engineKeys.size);
+      this.engineKeys.set(docker, engineKey);
+    }
+    return this.cached(this.digests, `${engineKey}|${imageId}`, () =>
+      docker
+        .getImage(imageId)
+        .inspect()
+        .then((i) => i.RepoDigests),
+    );
+  }
+
+  private readonly engineKeys = new Map<Docker, string>();
+
   platform(docker: Docker): Promise<Platform> {
     let p = this.platforms.get(docker);
     if (p === undefined) {

@@ -273,6 +273,18 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
     expect(info.State.Running).toBe(false);
   });
 
+  it('an update cut short gets the old container its name back, never removing one', async () => {
+    const original = `berth-upd-cut-${randomBytes(3).toString('hex')}`;
+    const aside = run(readRig().images.busybox);
+    made.push(original);
+    cli('rename', aside, `${original}-berth-old-1700000000000`);
+    made.push(`${original}-berth-old-1700000000000`);
+    await t.app.services.updates.recoverInterrupted(host.id);
+    expect(cli('ps', '-a', '--filter', `name=${original}`, '--format', '{{.Names}}')).toBe(
+      original,
+    );
+  });
+
   it('a block policy refuses; a warn policy asks first', async () => {
     const c = await containerOf(run(`${repo}:1.0.0`));
     await mode(c, 'patch');

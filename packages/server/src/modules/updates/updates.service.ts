@@ -180,13 +180,12 @@ export class UpdatesService {
     const row = await this.store.get(c.hostId, c.name);
     let outcome: CheckOutcome;
     try {
-      const info = await docker.getContainer(c.fullId).inspect();
-      const image = await docker.getImage(info.Image).inspect();
+      const { imageRef, imageId } = await run.containerImage(docker, c.fullId);
       outcome = await run.check({
         docker,
-        imageRef: info.Config.Image,
-        imageId: info.Image,
-        repoDigests: image.RepoDigests,
+        imageRef,
+        imageId,
+        repoDigests: await run.repoDigests(docker, imageId),
         mode: this.modeOf(c),
         failedDigest: row?.failed_digest ?? null,
       });
@@ -449,7 +448,13 @@ export class UpdatesService {
   async execute(
     hostId: string,
     containerId: string,
-    opts: { force: boolean; username: string; auto?: boolean },
+    opts: {
+      force: boolean;
+      username: string;
+      auto?: boolean;
+      /** Each stage as it happens (the batch panel shows it per item). */
+      onStage?: (stage: string, progress: number, message: string) => void;
+    },
   ): Promise<ExecuteUpdateResponse> {
     const c = this.find(hostId, containerId);
     const [config, patterns] = await Promise.all([
@@ -496,6 +501,7 @@ export class UpdatesService {
       username: opts.username,
       kind: 'update',
       answer,
+      ...(opts.onStage === undefined ? {} : { onStage: opts.onStage }),
     });
   }
 
@@ -550,6 +556,7 @@ export class UpdatesService {
       digest: string | null;
       username: string;
       kind: 'update' | 'rollback';
+      onStage?: (stage: string, progress: number, message: string) => void;
       answer: (
         s: ExecuteUpdateResponse['status'],
         m: string,
@@ -567,11 +574,13 @@ export class UpdatesService {
     const correlation = randomUUID();
     const ref = parseImageRef(job.image);
     const creds = job.pull ? await this.credentialsFor(ref.registry) : null;
-    const publishStage = (stage: string, progress: number, message: string) =>
+    const publishStage = (stage: string, progress: number, message: string) => {
+      job.onStage?.(stage, progress, message);
       this.r.hub.publish({
         type: 'container_update_progress',
         data: { host_id: c.hostId, container_id: c.id, stage, progress, message },
       });
+    };
     let result: ExecuteResult;
     try {
       await this.event(
@@ -720,15 +729,71 @@ export class UpdatesService {
 
   start(): void {
     this.arm();
-    this.unsubscribe = this.r.settings.onChange((_s, keys) => {
+    const offRecover = this.r.fleet.on('hostStatusChanged', ({ hostId, status }) => {
+      if (status === 'online')
+        this.recoverInterrupted(hostId).catch((err: unknown) =>
+          this.r.log.warn({ err, hostId }, 'recovering interrupted updates failed'),
+        );
+    });
+    const offSettings = this.r.settings.onChange((_s, keys) => {
       if (keys.includes('update_check_time') || keys.includes('timezone_offset')) this.arm();
     });
+    this.unsubscribe = () => {
+      offSettings();
+      offRecover();
+    };
   }
 
   stop(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.unsubscribe?.();
+  }
+
+  /**
+   * An update cut short (Berth or the engine went down mid-way) can leave the old container
+   * renamed aside. When its name is free, it gets it back; when a container holds the name,
+   * both are left for the operator, with an event saying so. Never removes anything.
+   */
+  async recoverInterrupted(hostId: string): Promise<void> {
+    const docker = this.r.fleet.engine(hostId, { purpose: 'action' });
+    if (docker === null) return;
+    const all = await docker.listContainers({ all: true });
+    const names = new Set(all.flatMap((c) => c.Names.map((n) => n.replace(/^\//, ''))));
+    for (const c of all) {
+      const name = c.Names[0]?.replace(/^\//, '') ?? '';
+      const m = /^(.+)-berth-old-\d+$/.exec(name);
+      if (m?.[1] === undefined || this.updating.has(`${hostId}\u0000${m[1]}`)) continue;
+      const original = m[1];
+      const host = this.r.fleet.host(hostId);
+      const base = {
+        category: 'container' as const,
+        host_id: hostId,
+        host_name: host?.name ?? null,
+        container_id: containerKey(hostId, c.Id.slice(0, 12)),
+        container_name: original,
+        triggered_by: 'system',
+      };
+      if (names.has(original)) {
+        await this.r.record({
+          ...base,
+          severity: 'warning',
+          event_type: 'update_interrupted',
+          title: `Backup ${name} of ${original} left by an interrupted update`,
+          message: `Both ${original} and ${name} exist; check ${original} and remove the backup.`,
+        });
+        continue;
+      }
+      await docker.getContainer(c.Id).rename({ name: original });
+      names.add(original);
+      await this.r.record({
+        ...base,
+        severity: 'warning',
+        event_type: 'update_interrupted',
+        title: `Container ${original} restored after an interrupted update`,
+        message: `The update was cut short; ${name} got its name back.`,
+      });
+    }
   }
 
   /** When the next daily check runs (ms since epoch). */
