@@ -194,10 +194,19 @@ try {
   // 'starting' is also the first stage (0 %, 'Initializing update...'): the container's
   // start is the one after 'creating'.
   const startAndSettle = first('cleanup') - first('starting', first('creating'));
+  // Stopping the old container waits for its stop timeout (sleep as PID 1 ignores SIGTERM).
+  const stop = first('creating') - first('backup');
+  console.log(
+    '  stages:',
+    stages
+      .map((x, i) => `${x.stage} +${f1(((stages[i + 1]?.at ?? x.at) - x.at) / 1000)}s`)
+      .join(', '),
+  );
   console.log(
     `update of a 50 MB image: ${res.status} (${res.message}) in ${f1(total / 1000)} s; ` +
       `pull ${f1(pull / 1000)} s, start + settle (10 s without HEALTHCHECK) ${f1(startAndSettle / 1000)} s, ` +
-      `Berth ${f1((total - pull - startAndSettle) / 1000)} s (${f1(((total - pull - startAndSettle) / total) * 100)} %)`,
+      `old container stop ${f1(stop / 1000)} s, ` +
+      `Berth ${f1((total - pull - startAndSettle - stop) / 1000)} s (${f1(((total - pull - startAndSettle - stop) / total) * 100)} %)`,
   );
   socket.close();
 } finally {

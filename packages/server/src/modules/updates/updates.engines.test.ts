@@ -228,6 +228,19 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
       floating_tag_mode: 'minor',
       previous_image: `${repo}:1.0.0`,
     });
+
+    // Roll back: the previous image, the same config, under the same name.
+    const back = await api.post<ExecuteUpdateResponse>(
+      `/hosts/${c.host_id}/containers/${newId}/rollback-update`,
+    );
+    expect(back.body.status).toBe('success');
+    const rolled = (JSON.parse(cli('inspect', name)) as unknown[])[0] as {
+      Config: { Image: string; Env: string[] };
+      State: { Running: boolean };
+    };
+    expect(rolled.Config.Image).toBe(`${repo}:1.0.0`);
+    expect(rolled.Config.Env).toContain('FOO=bar');
+    expect(rolled.State.Running).toBe(true);
   });
 
   it('a new version whose HEALTHCHECK fails is rolled back and not offered again', async () => {
