@@ -49,7 +49,7 @@ const listed = (name: string) => async () =>
 const telegramTexts = (name: string) =>
   rx.requests
     .filter((r) => r.url === `/bot${TOKEN}/sendMessage`)
-    .map((r) => String((JSON.parse(r.body) as { text: string }).text))
+    .map((r) => (JSON.parse(r.body) as { text: string }).text)
     .filter((text) => text.includes(name));
 const mailsAbout = (name: string) => mail.mails.filter((m) => m.raw.includes(name));
 
@@ -207,7 +207,7 @@ describe('notifications end to end', { timeout: 90_000 }, () => {
     await sleep(1000);
     const summaries = rx.requests.slice(tgBefore);
     expect(summaries).toHaveLength(1);
-    const text = String((JSON.parse(summaries[0]?.body ?? '{}') as { text: string }).text);
+    const text = (JSON.parse(summaries[0]?.body ?? '{}') as { text: string }).text;
     expect(text).toContain('Blackout window ended: Maintenance');
     expect(text).toContain(stays);
     expect(text).not.toContain(recovers);
