@@ -21,7 +21,8 @@ test('the Container Updates settings tab', async ({ page, readyServer: _server }
 
   // Policies: defaults, category toggle, custom patterns with their messages.
   await expect(tab.getByTestId('policy-databases')).toContainText('postgres');
-  await tab.getByRole('switch', { name: 'Proxies' }).uncheck();
+  await tab.getByRole('switch', { name: 'Proxies' }).click();
+  await expect(tab.getByRole('switch', { name: 'Proxies' })).not.toBeChecked();
   await page.reload();
   await expect(tab.getByRole('switch', { name: 'Proxies' })).not.toBeChecked();
   await tab.getByRole('button', { name: 'Add', exact: true }).click();

@@ -54,7 +54,7 @@ test('the Updates tab checks, changes settings and applies an update with live p
   await tab.getByRole('button', { name: 'Check Now' }).click();
   await expect(page.getByText(/Please wait \d second\(s\) before checking again/)).toBeVisible();
 
-  await tab.getByRole('radio', { name: /Patch/ }).check();
+  await tab.getByRole('radio', { name: /Patch/ }).click();
   await expect(page.getByText('Tracking mode updated')).toBeVisible();
   await page.waitForTimeout(5000);
   await tab.getByRole('button', { name: 'Check Now' }).click();
@@ -76,7 +76,7 @@ test('the Updates tab checks, changes settings and applies an update with live p
   await expect(changelog).toContainText('Manual');
 
   // Auto-update on with a warn policy: the warning box explains why it will not run.
-  await tab.getByRole('switch', { name: 'Auto-update' }).check();
+  await tab.getByRole('switch', { name: 'Auto-update' }).click();
   await expect(page.getByText('Auto-update enabled')).toBeVisible();
   await tab.getByLabel('Update Policy').selectOption('warn');
   await expect(page.getByText('Update policy set to Warn')).toBeVisible();
@@ -111,7 +111,7 @@ test('a block policy refuses the update with the spec text', async ({ page, read
   const dialog = page.getByRole('dialog', { name: `${name} (edge)` });
   await dialog.getByRole('tab', { name: 'Updates' }).click();
   const tab = dialog.getByTestId('updates-tab');
-  await tab.getByRole('radio', { name: /Patch/ }).check();
+  await tab.getByRole('radio', { name: /Patch/ }).click();
   await expect(page.getByText('Tracking mode updated')).toBeVisible();
   await tab.getByRole('button', { name: 'Check Now' }).click();
   await expect(tab.getByTestId('update-banner')).toContainText('Update Available');

@@ -32,13 +32,34 @@ function usePolicyMutation<V>(call: (v: V) => Promise<unknown>) {
   });
 }
 
-export const useToggleCategory = () =>
-  usePolicyMutation(({ category, enabled }: { category: UpdatePolicyCategory; enabled: boolean }) =>
-    api(`/update-policies/${category}/toggle`, updatePoliciesResponseSchema, {
-      method: 'PUT',
-      params: { enabled: String(enabled) },
-    }),
-  );
+/** A category's switch moves at once and goes back when the server refuses. */
+export function useToggleCategory() {
+  const qc = useQueryClient();
+  const key = updatePoliciesQueryOptions().queryKey;
+  return useMutation({
+    mutationFn: ({ category, enabled }: { category: UpdatePolicyCategory; enabled: boolean }) =>
+      api(`/update-policies/${category}/toggle`, updatePoliciesResponseSchema, {
+        method: 'PUT',
+        params: { enabled: String(enabled) },
+      }),
+    onMutate: async ({ category, enabled }) => {
+      await qc.cancelQueries({ queryKey: key });
+      const previous = qc.getQueryData(key);
+      if (previous !== undefined)
+        qc.setQueryData(key, {
+          categories: {
+            ...previous.categories,
+            [category]: previous.categories[category].map((p) => ({ ...p, enabled })),
+          },
+        });
+      return { previous };
+    },
+    onError: (_err, _vars, ctx) => {
+      if (ctx?.previous !== undefined) qc.setQueryData(key, ctx.previous);
+    },
+    onSuccess: (data) => qc.setQueryData(key, data),
+  });
+}
 
 export const useAddPattern = () =>
   usePolicyMutation((pattern: string) =>
