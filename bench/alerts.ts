@@ -5,7 +5,7 @@
 // GET /api/alerts/ p95 with 100,000 alerts stored. Prints figures; asserts nothing.
 // Needs the rig and a build (`npm run build`). Usage:
 //   node bench/alerts.ts [total=1000] [running=300] [alerts=100000] [--keep]
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,10 +43,7 @@ interface Listed {
 }
 
 function cpuSeconds(pid: number): number {
-  const fields = require('node:fs')
-    .readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .split(') ')[1]
-    .split(' ') as string[];
+  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICK_HZ;
 }
 async function cpuPercent(pid: number, seconds: number): Promise<number> {
@@ -75,9 +72,9 @@ const hostIds: Record<string, string> = {};
 for (const e of rig.engines) {
   const tls = e.tls
     ? {
-        tls_ca: require('node:fs').readFileSync(e.tls.ca, 'utf8') as string,
-        tls_cert: require('node:fs').readFileSync(e.tls.cert, 'utf8') as string,
-        tls_key: require('node:fs').readFileSync(e.tls.key, 'utf8') as string,
+        tls_ca: readFileSync(e.tls.ca, 'utf8'),
+        tls_cert: readFileSync(e.tls.cert, 'utf8'),
+        tls_key: readFileSync(e.tls.key, 'utf8'),
       }
     : {};
   const { body } = await berth.api('/hosts', {

@@ -63,11 +63,18 @@ const timed = {
   },
 };
 const retention = new RetentionService({
-  settings: { get: () => ({ event_retention_days: 60, alert_retention_days: 90 }) },
+  settings: {
+    get: () => ({
+      event_retention_days: 60,
+      alert_retention_days: 90,
+      unused_tag_retention_days: 0,
+    }),
+  },
   events: timed,
   batch: { pruneOlderThan: none },
   alerts: { pruneResolvedBefore: none },
   auth: { pruneExpiredSessions: none },
+  containerSettings: { pruneUnusedTags: none },
   log: { info: () => undefined, error: () => undefined },
 });
 const lag = monitorEventLoopDelay({ resolution: 5 });
