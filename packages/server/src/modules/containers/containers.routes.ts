@@ -15,6 +15,7 @@ import { emptyBodySchema } from '@berth/contracts';
 import { sessionOf } from '../auth/index.js';
 import type { ContainerLogsService } from './container-logs.js';
 import type { ContainersService } from './containers.service.js';
+import { SharedJsonBody } from '../../platform/compression.js';
 
 /** The container list, container actions and logs. */
 export function containersRoutes(
@@ -25,6 +26,8 @@ export function containersRoutes(
   },
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // The list text is shared for up to a second; so is its compressed form.
+  const sharedList = new SharedJsonBody();
   api.get(
     '/containers',
     // No response schema: the list (Container[] of the contracts) is built from typed values
@@ -32,7 +35,7 @@ export function containersRoutes(
     // schema on every poll cost more than the rest of the request (bench/containers).
     { schema: { querystring: containersQuerySchema } },
     async (request, reply) =>
-      reply.type('application/json').send(opts.containers.listJson(request.query.host_id)),
+      sharedList.send(request, reply, opts.containers.listJson(request.query.host_id)),
   );
   api.get('/auto-update-configs', { schema: { response: { 200: autoUpdateConfigsSchema } } }, () =>
     opts.containers.autoUpdateConfigs(),
