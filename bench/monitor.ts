@@ -5,6 +5,12 @@ import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import {
+  applyContainersUpdate,
+  type Container,
+  type ContainersUpdate,
+  type LiveContainersState,
+} from '@berth/contracts';
+import {
   BENCH_LABEL,
   docker,
   ensureBenchContainers,
@@ -114,11 +120,22 @@ async function main(): Promise<void> {
   const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, {
     headers: { cookie: berth.cookie },
   });
-  const updates: { at: number; size: number; data: string }[] = [];
+  // containers_update is a delta after the first (docs/decisions/009): applied as a browser does.
+  const updates: { at: number; size: number; full: boolean; containers: Container[] }[] = [];
+  let live: LiveContainersState | null = null;
   ws.onmessage = (ev) => {
     const text = String(ev.data);
-    if (text.startsWith('{"type":"containers_update"'))
-      updates.push({ at: Date.now(), size: Buffer.byteLength(text), data: text });
+    if (!text.startsWith('{"type":"containers_update"')) return;
+    const msg = JSON.parse(text) as { data: ContainersUpdate };
+    live = applyContainersUpdate(live, msg.data);
+    if (live === null) ws.send(JSON.stringify({ type: 'containers_resync' }));
+    else
+      updates.push({
+        at: Date.now(),
+        size: Buffer.byteLength(text),
+        full: msg.data.full,
+        containers: live.containers,
+      });
   };
   await sleep(10_000); // warm-up: connections, first stats samples
   const berthPid = berth.child.pid ?? 0;
@@ -156,10 +173,7 @@ async function main(): Promise<void> {
     const t1 = Date.now();
     for (let w = 0; w < 100; w++) {
       const hit = updates.find(
-        (u) =>
-          u.at >= t0 &&
-          u.data.includes(`"id":"${id}","short_id":"${id}"`) &&
-          new RegExp(`"id":"${id}"[^}]*?"state":"exited"`).test(u.data),
+        (u) => u.at >= t0 && u.containers.some((c) => c.id === id && c.state === 'exited'),
       );
       if (hit) {
         pushLatencies.push(hit.at - t1);
@@ -170,17 +184,11 @@ async function main(): Promise<void> {
   }
 
   // Agreement with the engine's own figures for one container.
-  const sample = JSON.parse(lastUpdate?.data ?? '{"data":{"containers":[]}}') as {
-    data: { containers: { id: string; host_name: string; memory_usage: number | null }[] };
-  };
+  const sample = { data: { containers: lastUpdate?.containers ?? [] } };
   const one = sample.data.containers.find(
     (c) => c.host_name === 'bench-local' && c.memory_usage !== null && c.id !== busyId,
   );
-  const berthBusy = (
-    JSON.parse(updates.at(-1)?.data ?? '{"data":{"containers":[]}}') as {
-      data: { containers: { id: string; cpu_percent: number | null }[] };
-    }
-  ).data.containers.find((c) => c.id === busyId)?.cpu_percent;
+  const berthBusy = updates.at(-1)?.containers.find((c) => c.id === busyId)?.cpu_percent;
   const cliBusy = localEngine
     ? (
         await docker(localEngine, ['stats', '--no-stream', '--format', '{{.CPUPerc}}', busyId])
@@ -223,11 +231,14 @@ async function main(): Promise<void> {
   }
   if (!process.argv.includes('--keep')) await removeBenchContainers();
 
+  const deltas = updates.filter((u) => !u.full);
+  const deltaBytes = deltas.reduce((n, u) => n + u.size, 0);
+  const deltaSpanS = ((deltas.at(-1)?.at ?? 0) - (deltas[0]?.at ?? 0)) / 1000;
   console.log(
     `Berth: CPU ${f1(withBerth.berth ?? NaN)} % of one core, RSS ${f1(rssMb)} MB (targets < 10 %, < 200 MB)`,
   );
   console.log(
-    `containers_update: ${((lastUpdate?.size ?? 0) / 1024).toFixed(1)} KB for ${sample.data.containers.length} containers`,
+    `containers_update: full ${((updates.find((u) => u.full)?.size ?? 0) / 1024).toFixed(1)} KB, deltas ${(deltaBytes / Math.max(1, deltas.length) / 1024).toFixed(1)} KB on average (${(deltaBytes / 1024 / Math.max(1, deltaSpanS)).toFixed(1)} KB/s) for ${sample.data.containers.length} containers`,
   );
   console.log(
     `GET /api/containers: p50 ${f1(pct(latencies, 50))} ms, p95 ${f1(pct(latencies, 95))} ms (target p95 < 20 ms)`,

@@ -4,7 +4,8 @@ import { batchItemSchema, batchJobSummarySchema } from './batch.js';
 import { containerSchema } from './containers.js';
 import { eventSchema } from './events.js';
 import { healthCheckChangeSchema } from './health-checks.js';
-import { hostSchema, hostStatsSchema, hostStatusSchema, sparklinesSchema } from './hosts.js';
+import { hostSchema, hostStatusSchema } from './hosts.js';
+import { containersUpdateSchema } from './live-delta.js';
 
 /**
  * Every message of the live channel (spec 1 §4, spec 2 §7), defined once.
@@ -24,16 +25,8 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
       blackout: z.object({ is_active: z.boolean() }),
     }),
   ),
-  message(
-    'containers_update',
-    z.object({
-      containers: z.array(containerSchema),
-      host_metrics: z.record(z.string(), hostStatsSchema),
-      host_sparklines: z.record(z.string(), sparklinesSchema),
-      container_sparklines: z.record(z.string(), sparklinesSchema),
-      timestamp: z.string(),
-    }),
-  ),
+  /** Full after connect or on request, deltas after that: live-delta.ts. */
+  message('containers_update', containersUpdateSchema),
   message(
     'container_stats',
     z.object({
@@ -118,5 +111,14 @@ export type LiveMessageType = LiveMessage['type'];
 /** The message of one type, e.g. `LiveMessageOf<'host_added'>`. */
 export type LiveMessageOf<T extends LiveMessageType> = Extract<LiveMessage, { type: T }>;
 
-/** What a browser may send on the live channel. */
-export const clientLiveMessageSchema = z.object({ type: z.literal('ping') });
+/**
+ * What a browser may send on the live channel: a ping, or a request for the full container
+ * state after it missed a containers_update (a gap in `seq`).
+ */
+export const clientLiveMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('containers_resync') }),
+]);
+export type ClientLiveMessage = z.infer<typeof clientLiveMessageSchema>;
+
+export * from './live-delta.js';

@@ -119,6 +119,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       containers: services.monitor.listContainers(),
       blackout: { is_active: services.notifications.blackoutActive() },
     }),
+    containersFull: () => services.monitor.containersFull(),
   });
 
   await services.notifications.start();

@@ -1,4 +1,8 @@
-import { clientLiveMessageSchema, type LiveMessageOf } from '@berth/contracts';
+import {
+  clientLiveMessageSchema,
+  type ClientLiveMessage,
+  type LiveMessageOf,
+} from '@berth/contracts';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
@@ -17,6 +21,8 @@ export interface LiveChannelOptions {
   isSessionAlive: (sessionKey: string) => Promise<boolean>;
   /** The snapshot sent to a browser right after it connects. */
   initialState: () => Promise<LiveMessageOf<'initial_state'>['data']>;
+  /** The full containers_update: sent first on connect, and again when a browser asks. */
+  containersFull: () => LiveMessageOf<'containers_update'>;
 }
 
 /** The WebSocket at /ws/ (and /ws): session required, ping → pong, initial_state on connect. */
@@ -44,8 +50,12 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
       return;
     }
     hub.add(socket, verdict.sessionKey);
+    // At once, before any await: no delta can reach this socket before its full state.
+    hub.sendTo(socket, opts.containersFull());
     socket.on('message', (raw: RawData) => {
-      if (isPing(raw)) hub.sendTo(socket, { type: 'pong' });
+      const message = clientMessage(raw);
+      if (message?.type === 'ping') hub.sendTo(socket, { type: 'pong' });
+      else if (message?.type === 'containers_resync') hub.sendTo(socket, opts.containersFull());
     });
     hub.sendTo(socket, { type: 'initial_state', data: await opts.initialState() });
   };
@@ -53,13 +63,13 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
   app.get('/ws/', { websocket: true }, handler);
 }
 
-function isPing(raw: RawData): boolean {
+function clientMessage(raw: RawData): ClientLiveMessage | null {
   try {
     const text = Array.isArray(raw)
       ? Buffer.concat(raw).toString()
       : Buffer.from(raw instanceof ArrayBuffer ? new Uint8Array(raw) : raw).toString();
-    return clientLiveMessageSchema.safeParse(JSON.parse(text)).success;
+    return clientLiveMessageSchema.safeParse(JSON.parse(text)).data ?? null;
   } catch {
-    return false; // malformed messages are ignored
+    return null; // malformed messages are ignored
   }
 }

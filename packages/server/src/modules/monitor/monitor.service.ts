@@ -1,4 +1,10 @@
-import { containerKey, type Container, type LiveMessageOf } from '@berth/contracts';
+import {
+  containerKey,
+  encodeContainersUpdate,
+  type Container,
+  type LiveContainersState,
+  type LiveMessageOf,
+} from '@berth/contracts';
 import type Docker from 'dockerode';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
@@ -58,6 +64,8 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   private readonly statsDemand = new Set<string>();
   /** Engine URLs by host, to tell a local engine (whose disk can be read) from others. */
   private readonly urls = new Map<string, string>();
+  /** The state the last containers_update took every browser to; deltas start from it. */
+  private lastLive: LiveContainersState | null = null;
 
   constructor(private readonly deps: MonitorDeps) {
     this.emitter = new FleetEmitter((err) => deps.log.error({ err }, 'fleet listener failed'));
@@ -237,8 +245,8 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     return out;
   }
 
-  /** The payload of `containers_update`. */
-  snapshot(): LiveMessageOf<'containers_update'>['data'] {
+  /** What `containers_update` brings a browser to: every container, stats and sparklines. */
+  liveState(seq: number): LiveContainersState {
     const host_metrics: Record<string, ReturnType<typeof hostStatsOf>> = {};
     const host_sparklines: Record<string, { cpu: number[]; mem: number[]; net: number[] }> = {};
     const container_sparklines: Record<string, { cpu: number[]; mem: number[]; net: number[] }> =
@@ -252,12 +260,30 @@ export class MonitorService implements HostRuntimeSource, Fleet {
         container_sparklines[containerKey(sup.id, id)] = set.toJSON();
     }
     return {
+      seq,
       containers: this.listContainers(),
       host_metrics,
       host_sparklines,
       container_sparklines,
-      timestamp: new Date().toISOString(),
     };
+  }
+
+  /**
+   * The full containers_update for one browser (just connected, or asking after a gap): the
+   * state the last message took everyone else to, so the next delta (the next tick at most a
+   * polling interval away, at once for the first browser) applies to it too.
+   */
+  containersFull(): LiveMessageOf<'containers_update'> {
+    this.lastLive ??= this.liveState(1);
+    return { type: 'containers_update', data: encodeContainersUpdate(null, this.lastLive) };
+  }
+
+  /** A containers_update with what changed since the previous one (docs/decisions/009). */
+  private publishContainers(): void {
+    const next = this.liveState((this.lastLive?.seq ?? 0) + 1);
+    const data = encodeContainersUpdate(this.lastLive, next);
+    this.lastLive = next;
+    this.deps.hub.publish({ type: 'containers_update', data });
   }
 
   /**
@@ -283,7 +309,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     if (this.pushTimer !== undefined || this.deps.hub.connectionCount === 0) return;
     this.pushTimer = setTimeout(() => {
       this.pushTimer = undefined;
-      this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
+      this.publishContainers();
     }, PUSH_DEBOUNCE_MS);
   }
 
@@ -321,9 +347,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     );
     this.changes++;
     this.emitter.emit('statsSampled', { at: new Date().toISOString() });
-    if (this.deps.hub.connectionCount > 0) {
-      this.deps.hub.publish({ type: 'containers_update', data: this.snapshot() });
-    }
+    if (this.deps.hub.connectionCount > 0) this.publishContainers();
   }
 
   /** Supervisors of hosts that answer (all of them, or the one asked for). */

@@ -1,4 +1,4 @@
-import { liveMessageSchema, type LiveMessage } from '@berth/contracts';
+import { liveMessageSchema, type ClientLiveMessage, type LiveMessage } from '@berth/contracts';
 
 export type LiveStatus = 'connecting' | 'connected' | 'disconnected' | 'error';
 
@@ -73,6 +73,15 @@ export class LiveClient {
       socket.close();
     }
     this.options.onStatus('disconnected');
+  }
+
+  /** Sends when connected; a message while disconnected is dropped (a reconnect starts full). */
+  send(message: ClientLiveMessage): void {
+    try {
+      this.socket?.send(JSON.stringify(message));
+    } catch {
+      // not open yet or closing: the next connection starts with a full state anyway
+    }
   }
 
   private connect(): void {

@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { LiveClient, liveUrl, type LiveStatus } from './live-client';
-import { routeLiveMessage } from './live-routing';
+import { LiveRouter } from './live-routing';
 
 type Handler = (message: LiveMessage) => void;
 
@@ -32,11 +32,12 @@ export function LiveProvider({ enabled, children }: { enabled: boolean; children
 
   useEffect(() => {
     if (!enabled) return undefined;
+    const router = new LiveRouter(queryClient, () => client.send({ type: 'containers_resync' }));
     const client = new LiveClient({
       url: () => liveUrl(),
       onStatus: setStatus,
       onMessage: (message) => {
-        routeLiveMessage(message, queryClient);
+        router.route(message);
         for (const handler of handlers.current) handler(message);
       },
     });
