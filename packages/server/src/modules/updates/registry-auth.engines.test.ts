@@ -135,6 +135,41 @@ describe('a registry behind basic auth', { timeout: 120_000 }, () => {
 
     const status = (await api.post<UpdateStatus>(`${base}/check-update`)).body;
     expect(status).toMatchObject({ update_available: true, latest_image: `${repo}:1.0.1` });
+
+    // The registry goes away: the pull fails, the container is untouched; a check keeps
+    // the last result and says why it could not check.
+    child.kill('SIGTERM');
+    await waitFor('registry down', async () => {
+      try {
+        await fetch(`http://${registry}/v2/`);
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    const before = cli('inspect', '-f', '{{.Id}} {{.State.Running}}', name);
+    const failed = await api.post<ExecuteUpdateResponse>(`${base}/execute-update`);
+    expect(failed.body).toMatchObject({
+      status: 'failed',
+      message: 'Failed to pull the new image',
+    });
+    expect(failed.body.detail).toContain('The container was not touched');
+    expect(cli('inspect', '-f', '{{.Id}} {{.State.Running}}', name)).toBe(before);
+    expect((await api.post<{ detail: string }>(`${base}/check-update`)).body.detail).toContain(
+      'unreachable',
+    );
+    const kept = (await api.get<UpdateStatus>(`${base}/update-status`)).body;
+    expect(kept).toMatchObject({ update_available: true, failed_digest: null });
+    expect(kept.last_error).toContain('unreachable');
+
+    child = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
+    await waitFor('registry back', async () => {
+      try {
+        return (await fetch(`http://${registry}/v2/`)).status === 401 ? true : undefined;
+      } catch {
+        return undefined;
+      }
+    });
     const res = await api.post<ExecuteUpdateResponse>(`${base}/execute-update`);
     expect(res.body.status).toBe('success');
     expect(cli('inspect', '-f', '{{.Config.Image}}', name)).toBe(`${repo}:1.0.1`);
