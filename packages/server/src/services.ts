@@ -184,8 +184,11 @@ export async function createServices(
     hub,
     log,
     alerts: { signal: (s) => alerts.signal(s) },
-    // Alert rules with suppress_during_updates hold still meanwhile.
-    onUpdating: [(h, name, on) => alerts.setUpdating(h, name, on)],
+    // Alert rules with suppress_during_updates and HTTP health checks hold still meanwhile.
+    onUpdating: [
+      (h, name, on) => alerts.setUpdating(h, name, on),
+      (h, name, on) => healthChecks.setUpdating(h, name, on),
+    ],
   });
   const auth = new AuthService(createAuthStore(db), log);
   return {
