@@ -41,7 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('notification_outbox_due')
     .on('notification_outbox')
-    .columns(['status', 'next_attempt_at'])
+    .columns(['status', 'channel_id', 'id'])
     .execute();
 }
 

@@ -70,6 +70,10 @@ export class ChannelsService {
     for (const row of await this.store.all()) this.remember(row);
   }
 
+  ids(): number[] {
+    return [...this.cache.keys()];
+  }
+
   live(id: number): LiveChannel | undefined {
     return this.cache.get(id)?.live;
   }

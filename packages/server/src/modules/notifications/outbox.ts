@@ -109,7 +109,7 @@ export class OutboxWorker {
   }
 
   private get perChannel() {
-    return this.deps.options?.perChannel ?? 4;
+    return this.deps.options?.perChannel ?? 16;
   }
 
   private delay(attemptNo: number): number {
@@ -121,7 +121,8 @@ export class OutboxWorker {
   private async pump(): Promise<void> {
     if (this.stopped) return;
     const now = this.deps.now();
-    for (const channelId of await this.deps.store.dueChannels(now)) {
+    // Per known channel (a handful), not a scan of the queue: a claim reads the index.
+    for (const channelId of this.deps.channels.ids()) {
       const free = this.perChannel - (this.inflight.get(channelId) ?? 0);
       if (free <= 0) continue;
       const rows = await this.deps.store.claim(channelId, free, now);

@@ -28,7 +28,8 @@ function transportFor(config: ChannelConfig, timeoutMs: number): Transporter {
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
     pool: true,
-    maxConnections: 3,
+    maxConnections: 4,
+    maxMessages: 1000,
   });
   if (pools.size >= MAX_POOLS) {
     const [oldest] = pools.keys();
