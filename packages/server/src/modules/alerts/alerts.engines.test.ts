@@ -6,7 +6,7 @@ import { openLiveClient } from '../../test/live-client.js';
 import { dockerCli, readRig, rigControl, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
-import { LoggingNotifier } from './engine/notify.js';
+import { NotificationsService } from '../notifications/index.js';
 
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;
@@ -15,7 +15,7 @@ let host: Host;
 const engine = rigEngine('plain');
 const made: string[] = [];
 const tag = randomBytes(3).toString('hex');
-const notify = vi.spyOn(LoggingNotifier.prototype, 'notify');
+const notify = vi.spyOn(NotificationsService.prototype, 'notify');
 
 function run(args: string[], name = `berth-al-${randomBytes(4).toString('hex')}`): string {
   dockerCli(engine, ['run', '-d', '--name', name, ...args]);

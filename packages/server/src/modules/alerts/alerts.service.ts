@@ -139,7 +139,9 @@ export class AlertsService {
 
   async resolve(id: string, reason: string | undefined): Promise<Alert> {
     const text = reason === undefined || reason === '' ? MANUAL_RESOLVE_REASON : reason;
-    const row = await this.lifecycle.resolve(id, text, null);
+    const ruleId = (await this.deps.store.get(id))?.rule_id;
+    const rule = this.engine?.rules.all().find((r) => r.id === ruleId);
+    const row = await this.lifecycle.resolve(id, text, rule === undefined ? null : { rule });
     this.engine?.evaluator.forget(row);
     return toAlert(row);
   }

@@ -2,7 +2,7 @@ import type { Alert, AlertAnnotationList, AlertRule, AlertRuleList, Host } from 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
-import { LoggingNotifier } from './engine/notify.js';
+import { NotificationsService } from '../notifications/index.js';
 
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;
@@ -116,7 +116,7 @@ describe('alert rules', () => {
 
 describe('alert lifecycle calls', () => {
   it('snoozes, reopens when the snooze expires, annotates, resolves, then refuses', async () => {
-    const notify = vi.spyOn(LoggingNotifier.prototype, 'notify');
+    const notify = vi.spyOn(NotificationsService.prototype, 'notify');
     await api.post('/alerts/rules', rule({ cooldown_seconds: 600 }));
     const raise = () =>
       t.app.services.alerts.signal({
@@ -163,7 +163,9 @@ describe('alert lifecycle calls', () => {
       state: 'resolved',
       resolved_reason: 'Manually resolved',
     });
-    expect(notify).toHaveBeenCalledTimes(1); // a manual resolve never notifies
+    // The rule has auto_resolve (the default): its channels hear it is over, a user's resolve too.
+    expect(notify).toHaveBeenCalledTimes(2);
+    expect(notify.mock.calls[1]?.[0]).toMatchObject({ event: 'resolved' });
     for (const call of ['resolve', 'snooze', 'annotations'] as const) {
       const body =
         call === 'snooze' ? { duration_minutes: 15 } : call === 'annotations' ? { text: 'x' } : {};

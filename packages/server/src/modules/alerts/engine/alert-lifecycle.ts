@@ -155,8 +155,9 @@ export class AlertLifecycle {
   }
 
   /**
-   * Resolves an unresolved alert. `auto` resolves (the condition cleared) notify when the
-   * rule has auto_resolve; manual ones never do. A resolved alert refuses with a 400.
+   * Resolves an unresolved alert. When its rule (given when known) has auto_resolve, the
+   * channels hear that it is over, whether the condition cleared or a user resolved it.
+   * A resolved alert refuses with a 400.
    */
   resolve(id: string, reason: string, auto: { rule: StoredRule } | null): Promise<AlertRow> {
     return this.serial(async () => {
