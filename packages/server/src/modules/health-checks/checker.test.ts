@@ -92,7 +92,7 @@ function harness(window: { windowMs: number; max: number }) {
     store,
     alerts,
     log: silent,
-    options: { restartWindow: window, flushMs: 60_000 },
+    options: { restartWindow: window, flushMs: 60_000, tickMs: 20 },
   });
   checker.start([]);
   return { checker, restarts, events, signals, userStop };

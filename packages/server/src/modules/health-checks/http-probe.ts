@@ -6,7 +6,6 @@ import { parseStatusCodes } from '@berth/contracts';
 export const MAX_REDIRECTS = 5;
 /** At most this much of a response body is read (and thrown away) before the socket closes. */
 export const BODY_CAP_BYTES = 64 * 1024;
-const DRAIN_MS = 1000;
 
 export interface ProbeRequest {
   url: string;
@@ -78,38 +77,61 @@ interface Hop {
   location: string | undefined;
 }
 
+class TimedOut extends Error {}
+
 /**
- * One request: connects, reads the status line and headers, drains at most BODY_CAP_BYTES
- * of the body and closes the socket. Never reuses a connection (each check is a fresh one,
- * so a dead listener shows as refused rather than a stale socket's reset).
+ * Connections are pooled per host and port: a thousand checks against a few servers reuse
+ * sockets instead of paying a TCP (and TLS) handshake each time. A request that fails on a
+ * reused socket the server had just closed is tried once more on a fresh one.
  */
-function requestOnce(url: URL, req: ProbeRequest, signal: AbortSignal): Promise<Hop> {
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8, scheduling: 'lifo' });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 8, scheduling: 'lifo' });
+
+/**
+ * One request: resolves on the status line and headers; the body is drained (at most
+ * BODY_CAP_BYTES) until it ends or the deadline passes, then the socket is freed or closed.
+ * One timer per request covers connect, TLS, headers and the drain.
+ */
+function requestOnce(url: URL, req: ProbeRequest, deadline: number, retry = true): Promise<Hop> {
   return new Promise((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const r = client.request(
-      url,
-      {
-        method: req.method,
-        headers: { 'user-agent': 'Berth-HealthCheck/1', ...req.headers },
-        agent: false,
-        rejectUnauthorized: req.verifySsl,
-        signal,
-      },
-      (res) => {
-        // The status decides; the body is drained (at most BODY_CAP_BYTES, for at most
-        // DRAIN_MS) so the server sees a clean read, then the socket closes.
-        resolve({ statusCode: res.statusCode ?? 0, location: res.headers.location });
-        let seen = 0;
-        const stop = setTimeout(() => res.destroy(), DRAIN_MS);
-        res.on('data', (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > BODY_CAP_BYTES) res.destroy();
-        });
-        res.on('error', () => undefined);
-        res.on('close', () => clearTimeout(stop));
-      },
+    const tls = url.protocol === 'https:';
+    let settled = false;
+    const r = (tls ? https : http).request({
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+      method: req.method,
+      headers: { 'user-agent': 'Berth-HealthCheck/1', ...req.headers },
+      agent: tls ? httpsAgent : httpAgent,
+      rejectUnauthorized: req.verifySsl,
+      ...(url.username === ''
+        ? {}
+        : { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }),
+    });
+    const timer = setTimeout(
+      () => r.destroy(new TimedOut()),
+      Math.max(1, deadline - performance.now()),
     );
-    r.on('error', reject);
+    r.on('response', (res) => {
+      settled = true;
+      resolve({ statusCode: res.statusCode ?? 0, location: res.headers.location });
+      let seen = 0;
+      res.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > BODY_CAP_BYTES) res.destroy();
+      });
+      res.on('error', () => undefined);
+      res.on('close', () => clearTimeout(timer));
+    });
+    r.on('error', (err: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (retry && r.reusedSocket && err.code === 'ECONNRESET')
+        requestOnce(url, req, deadline, false).then(resolve, reject);
+      else reject(err);
+    });
     if (req.method === 'POST') r.setHeader('content-length', 0);
     r.end();
   });
@@ -118,17 +140,17 @@ function requestOnce(url: URL, req: ProbeRequest, signal: AbortSignal): Promise<
 /** Runs one check within `timeoutMs` (connect, TLS, headers and redirects included). */
 export async function probe(req: ProbeRequest): Promise<ProbeResult> {
   const started = performance.now();
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), req.timeoutMs);
+  const deadline = started + req.timeoutMs;
   const seconds = Math.round(req.timeoutMs / 100) / 10;
   let url = new URL(req.url);
   try {
     for (let hops = 0; ; hops++) {
       let hop: Hop;
       try {
-        hop = await requestOnce(url, req, controller.signal);
+        if (performance.now() >= deadline) throw new TimedOut();
+        hop = await requestOnce(url, req, deadline);
       } catch (err) {
-        if (controller.signal.aborted) throw new ProbeFailure(`Timed out after ${seconds}s`);
+        if (err instanceof TimedOut) throw new ProbeFailure(`Timed out after ${seconds}s`);
         throw new ProbeFailure(describeError(err, url));
       }
       const redirect = hop.statusCode >= 300 && hop.statusCode < 400 && hop.location;
@@ -161,7 +183,5 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
     const message =
       err instanceof ProbeFailure ? err.message : `Check failed: ${(err as Error).message}`;
     return { healthy: false, message, statusCode: null, responseTimeMs: null };
-  } finally {
-    clearTimeout(timer);
   }
 }
