@@ -4,7 +4,9 @@
 // same data directory: once without checks (baseline), once with 1,000 checks inserted into
 // its database while it was stopped (the checker spreads them when it starts).
 // Needs a build (`npm run build`). Prints figures; asserts nothing.
-// Usage: node bench/health.ts [checks=1000] [windowSeconds=60]
+// With `distinct`, each check calls its own loopback address (127.0.x.y), so no connection is
+// ever shared: the case of a thousand different services.
+// Usage: node bench/health.ts [checks=1000] [windowSeconds=60] [distinct]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { f1, pct } from './rig.ts';
 
 const CHECKS = Number(process.argv[2] ?? 1000);
 const WINDOW_S = Number(process.argv[3] ?? 60);
+const DISTINCT = process.argv[4] === 'distinct';
 const INTERVAL_S = 10;
 const PORT = 18_800;
 const ENGINE_PORT = 19_400;
@@ -39,7 +42,7 @@ const servers: Server[] = await Promise.all(
           }
           res.end('ok');
         });
-        s.listen(port, '127.0.0.1', () => resolve(s));
+        s.listen(port, DISTINCT ? '0.0.0.0' : '127.0.0.1', () => resolve(s));
       }),
   ),
 );
@@ -120,7 +123,7 @@ db.transaction(() => {
     insert.run(
       host.id,
       `hc-svc-${i}`,
-      `http://127.0.0.1:${SERVER_PORTS[i % SERVER_PORTS.length]}/health/${i}`,
+      `http://${DISTINCT ? `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}` : '127.0.0.1'}:${SERVER_PORTS[i % SERVER_PORTS.length]}/health/${i}`,
       INTERVAL_S,
       new Date().toISOString(),
     );
@@ -173,7 +176,9 @@ periods.sort((a, b) => a - b);
 const sortedSlots = [...slots].sort((a, b) => a - b);
 const healthy = Object.values(configs).filter((c) => c.current_status === 'healthy').length;
 
-console.log(`\nbench/health: ${CHECKS} enabled checks every ${INTERVAL_S} s, ${WINDOW_S} s window`);
+console.log(
+  `\nbench/health: ${CHECKS} enabled checks every ${INTERVAL_S} s, ${WINDOW_S} s window, ${DISTINCT ? 'each check its own address' : `${SERVER_PORTS.length} servers`}`,
+);
 console.log(`checks answered healthy: ${healthy} of ${Object.keys(configs).length}`);
 console.log(
   `requests received: ${all.length} (${f1(all.length / WINDOW_S)}/s; expected ${f1(CHECKS / INTERVAL_S)}/s)`,

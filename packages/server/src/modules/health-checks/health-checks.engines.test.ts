@@ -66,6 +66,7 @@ beforeAll(async () => {
   await waitFor(
     'host online',
     async () => (await api.get<Host>(`/hosts/${host.id}`)).body.status === 'online',
+    30_000,
   );
   live = await openLiveClient(t.app, cookie);
 });
