@@ -357,6 +357,21 @@ describe('the outbox', () => {
     expect(rec?.description).toMatch(/\*\*Lasted:\*\* 2m \d+s/);
   });
 
+  it('never sends what a user’s own check found; the schedule’s finding is sent', async () => {
+    const ch = (
+      await create({ name: 'ob-man', type: 'discord', config: { webhook_url: `${rx.url}/man` } })
+    ).body;
+    const found = (id: string, trigger: string): NotificationRequest => {
+      const base = request(id, [ch.id]);
+      return { ...base, template: 'update', context: { trigger } };
+    };
+    await t.app.services.notifications.notify(found('alert-manual', 'manual'));
+    await t.app.services.notifications.notify(found('alert-scheduled', 'scheduled'));
+    await waitFor('scheduled finding delivered', () => rx.requests.some((r) => r.url === '/man'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rx.requests.filter((r) => r.url === '/man')).toHaveLength(1);
+  });
+
   it('a receiver answering 500 three times then 200 gets the message once, on the fourth try', async () => {
     const ch = (
       await create({ name: 'ob-retry', type: 'slack', config: { webhook_url: `${rx.url}/retry` } })

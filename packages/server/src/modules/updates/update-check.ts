@@ -36,7 +36,11 @@ export class CheckRun {
   private readonly manifests = new Map<string, Promise<ManifestInfo>>();
   private readonly platforms = new Map<Docker, Promise<Platform>>();
 
-  constructor(readonly registry: RegistryClient) {}
+  constructor(
+    readonly registry: RegistryClient,
+    /** Who asked: a user's check finds updates but never notifies (only the schedule does). */
+    readonly trigger: 'manual' | 'scheduled' = 'manual',
+  ) {}
 
   get requests(): number {
     return this.registry.requests;

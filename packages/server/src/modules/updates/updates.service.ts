@@ -47,6 +47,8 @@ export interface UpdateAlertsPort {
     containerName: string;
     active: boolean;
     message: string;
+    /** Handed on to the notification; `trigger: 'manual'` is never notified. */
+    context?: Record<string, string | number | null>;
   }): Promise<void>;
 }
 
@@ -146,9 +148,10 @@ export class UpdatesService {
     return null;
   }
 
-  newRun(): CheckRun {
+  newRun(trigger: CheckRun['trigger'] = 'manual'): CheckRun {
     return new CheckRun(
       new RegistryClient({ credentials: (registry) => this.credentialsFor(registry) }),
+      trigger,
     );
   }
 
@@ -209,7 +212,7 @@ export class UpdatesService {
         update_available: outcome.updateAvailable ? 1 : 0,
         last_error: null,
       });
-      await this.alertAvailable(c, row, outcome);
+      await this.alertAvailable(c, row, outcome, run.trigger);
     } else if (outcome.kind === 'local') {
       await this.store.save({
         ...base,
@@ -237,6 +240,7 @@ export class UpdatesService {
     c: ContainerSnapshot,
     row: UpdateRow | undefined,
     outcome: Extract<CheckOutcome, { kind: 'checked' }>,
+    trigger: CheckRun['trigger'],
   ): Promise<void> {
     const alerts = this.r.alerts;
     if (!outcome.updateAvailable || row?.alerted_digest === outcome.latestDigest) return;
@@ -260,6 +264,7 @@ export class UpdatesService {
         containerName: c.name,
         active: true,
         message: `Update available: ${outcome.latestImage}`,
+        context: { trigger },
       })
       .catch((err: unknown) => this.r.log.warn({ err }, 'update_available alert failed'));
   }
@@ -282,7 +287,7 @@ export class UpdatesService {
     const all = this.r.fleet
       .containers()
       .filter((c) => !(skipCompose && c.labels[COMPOSE_LABEL] !== undefined));
-    const run = this.newRun();
+    const run = this.newRun(opts.scheduled === true ? 'scheduled' : 'manual');
     const errors: string[] = [];
     let checked = 0;
     let found = 0;
