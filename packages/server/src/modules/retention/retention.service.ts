@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Cron } from 'croner';
 
 /** Deletes at most `limit` rows; answers how many went. */
 type DeleteChunk = (limit: number) => Promise<number>;
@@ -41,8 +42,8 @@ const TARGET_CHUNK_MS = 8;
 const MIN_CHUNK = 50;
 const MAX_CHUNK = 20_000;
 const FIRST_CHUNK = 500;
-/** The nightly run, local time, when a home server is quiet. */
-const RUN_AT_HOUR = 3;
+/** The nightly run: 03:00 local time, when a home server is quiet. */
+const NIGHTLY = '0 3 * * *';
 
 /**
  * Applies the retention settings at start and then nightly: old events, old finished batch
@@ -52,7 +53,7 @@ const RUN_AT_HOUR = 3;
  * so a backlog of a million rows never holds the server for long.
  */
 export class RetentionService {
-  private timer: NodeJS.Timeout | null = null;
+  private job: Cron | null = null;
   private running: Promise<RetentionReport> | null = null;
   private stopped = false;
   private chunk = FIRST_CHUNK;
@@ -65,13 +66,20 @@ export class RetentionService {
   /** Runs now (in the background) and then every night. */
   start(): void {
     this.stopped = false;
-    this.runLogged();
+    this.job?.stop();
+    this.job = new Cron(NIGHTLY, { protect: true, unref: true }, () => this.runLogged());
+    this.job.trigger().catch(() => undefined); // runLogged logs its own failures
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.job?.stop();
+    this.job = null;
+  }
+
+  /** The nightly run after `after` (default now); null when stopped. */
+  nextRun(after?: Date): Date | null {
+    return this.job?.nextRun(after) ?? null;
   }
 
   /** One pass; a pass already under way is joined rather than doubled. */
@@ -82,23 +90,11 @@ export class RetentionService {
     return this.running;
   }
 
-  private runLogged(): void {
-    this.runOnce().then(
-      (report) => {
-        this.deps.log.info({ retention: report }, 'retention pass done');
-        this.scheduleNext();
-      },
-      (error: unknown) => {
-        this.deps.log.error({ err: error }, 'retention pass failed');
-        this.scheduleNext();
-      },
+  private runLogged(): Promise<void> {
+    return this.runOnce().then(
+      (report) => this.deps.log.info({ retention: report }, 'retention pass done'),
+      (error: unknown) => this.deps.log.error({ err: error }, 'retention pass failed'),
     );
-  }
-
-  private scheduleNext(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => this.runLogged(), msUntilNextRun(new Date(this.now())));
-    this.timer.unref();
   }
 
   private async pass(): Promise<RetentionReport> {
@@ -153,12 +149,4 @@ export function nextChunkSize(chunk: number, removed: number, tookMs: number): n
     return Math.max(MIN_CHUNK, Math.floor((chunk * TARGET_CHUNK_MS) / tookMs));
   if (removed >= chunk && tookMs < TARGET_CHUNK_MS / 2) return Math.min(MAX_CHUNK, chunk * 2);
   return chunk;
-}
-
-/** Milliseconds from `now` to the next local RUN_AT_HOUR:00. */
-export function msUntilNextRun(now: Date): number {
-  const next = new Date(now);
-  next.setHours(RUN_AT_HOUR, 0, 0, 0);
-  if (next.getTime() <= now.getTime()) next.setDate(next.getDate() + 1);
-  return next.getTime() - now.getTime();
 }

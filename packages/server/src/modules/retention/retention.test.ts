@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.js';
-import { msUntilNextRun, nextChunkSize } from './retention.service.js';
+import { nextChunkSize } from './retention.service.js';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -137,10 +137,12 @@ describe('retention timing', () => {
   });
 
   it('runs next at 03:00 local time', () => {
+    const retention = t.app.services.retention;
     const evening = new Date(2026, 0, 10, 22, 30);
-    expect(msUntilNextRun(evening)).toBe(4.5 * 3_600_000);
+    expect(retention.nextRun(evening)).toEqual(new Date(2026, 0, 11, 3, 0));
     const night = new Date(2026, 0, 10, 2, 0);
-    expect(msUntilNextRun(night)).toBe(3_600_000);
-    expect(msUntilNextRun(new Date(2026, 0, 10, 3, 0))).toBe(24 * 3_600_000);
+    expect(retention.nextRun(night)).toEqual(new Date(2026, 0, 10, 3, 0));
+    expect(retention.nextRun(new Date(2026, 0, 10, 3, 0))).toEqual(new Date(2026, 0, 11, 3, 0));
+    expect(retention.nextRun()?.getTime()).toBeGreaterThan(Date.now());
   });
 });

@@ -16,6 +16,7 @@ import {
   type UpdateStatus,
   type WritableSettings,
 } from '@berth/contracts';
+import { Cron } from 'croner';
 import type Docker from 'dockerode';
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, conflict, notFound } from '../../platform/http-errors.js';
@@ -83,7 +84,6 @@ export interface UpdatesRuntime {
 
 const COMPOSE_LABEL = 'com.docker.compose.project';
 const CHECK_CONCURRENCY = 8;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 const errText = (err: unknown): string => {
   const e = err as { json?: { message?: unknown }; message?: string };
@@ -99,9 +99,8 @@ const errText = (err: unknown): string => {
 export class UpdatesService {
   private rt: UpdatesRuntime | null = null;
   private readonly updating = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
+  private job: Cron | null = null;
   private unsubscribe: (() => void) | null = null;
-  private nextRunAt: number | null = null;
   /** Last check-all result, for tests and the bench. */
   lastRun: { requests: number; ms: number } | null = null;
   /** How long a container without HEALTHCHECK must keep running to count as healthy. */
@@ -750,8 +749,8 @@ export class UpdatesService {
   }
 
   stop(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.job?.stop();
+    this.job = null;
     this.unsubscribe?.();
   }
 
@@ -803,28 +802,22 @@ export class UpdatesService {
 
   /** When the next daily check runs (ms since epoch). */
   get nextRun(): number | null {
-    return this.nextRunAt;
+    return this.job?.nextRun()?.getTime() ?? null;
   }
 
+  /** (Re)creates the daily job from update_check_time and timezone_offset. */
   private arm(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
+    this.job?.stop();
     const s = this.r.settings.get();
-    this.nextRunAt = nextDailyRun(Date.now(), s.update_check_time, s.timezone_offset);
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        this.runScheduled()
-          .catch((err: unknown) => this.r.log.warn({ err }, 'scheduled update check failed'))
-          .finally(() => this.arm());
-      },
-      Math.min(this.nextRunAt - Date.now(), DAY_MS),
+    this.job = dailyCheckJob(s.update_check_time, s.timezone_offset, () =>
+      this.runScheduled().catch((err: unknown) =>
+        this.r.log.warn({ err }, 'scheduled update check failed'),
+      ),
     );
-    this.timer.unref();
   }
 
   /** The daily check, then auto-updates: one container at a time per host. */
   async runScheduled(): Promise<void> {
-    if (this.nextRunAt !== null && Date.now() < this.nextRunAt - 1000) return; // timer capped at a day
     const result = await this.checkAll({ scheduled: true });
     this.r.log.info(result, 'scheduled update check finished');
     await this.autoUpdate();
@@ -953,13 +946,14 @@ function tagParts(ref: string): { repo: string; tag: string } {
 }
 
 /**
- * The next time the wall clock at `offsetMinutes` east of UTC reads `hhmm`, after `now`.
+ * A job that runs `run` daily when the wall clock at `offsetMinutes` east of UTC reads `hhmm`;
+ * a run still going when the next is due is not doubled.
  */
-export function nextDailyRun(now: number, hhmm: string, offsetMinutes: number): number {
+export function dailyCheckJob(hhmm: string, offsetMinutes: number, run: () => Promise<void>): Cron {
   const [h, m] = hhmm.split(':').map(Number);
-  const local = now + offsetMinutes * 60_000;
-  const dayStart = Math.floor(local / DAY_MS) * DAY_MS;
-  let at = dayStart + ((h ?? 2) * 60 + (m ?? 0)) * 60_000;
-  if (at <= local) at += DAY_MS;
-  return at - offsetMinutes * 60_000;
+  return new Cron(
+    `${m ?? 0} ${h ?? 2} * * *`,
+    { utcOffset: offsetMinutes, protect: true, unref: true },
+    run,
+  );
 }

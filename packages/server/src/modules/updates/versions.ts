@@ -1,4 +1,5 @@
 import type { FloatingTagMode } from '@berth/contracts';
+import semver from 'semver';
 
 /**
  * Image tags read as versions, so that "a newer tag" means the same thing an operator means:
@@ -96,12 +97,23 @@ export function sameScheme(a: TagVersion, b: TagVersion): boolean {
   );
 }
 
-function compareNums(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
+/**
+ * A tag's numbers as a semver version: the first three are major.minor.patch (missing ones 0),
+ * any further ones (a fourth part, a date's time of day) build identifiers, which
+ * `semver.compareBuild` orders numerically after the rest. `len` pads both sides alike.
+ */
+function toSemVer(nums: readonly number[], len: number): semver.SemVer {
+  const parts = Array.from({ length: Math.max(len, 3) }, (_, i) => nums[i] ?? 0);
+  const build = parts.slice(3);
+  return new semver.SemVer(
+    parts.slice(0, 3).join('.') + (build.length > 0 ? `+${build.join('.')}` : ''),
+  );
+}
+
+/** Orders two lists of version numbers, a missing part counting as 0. */
+function compareNums(a: readonly number[], b: readonly number[]): number {
+  const len = Math.max(a.length, b.length);
+  return semver.compareBuild(toSemVer(a, len), toSemVer(b, len));
 }
 
 /** rc2 > rc1, rc1 > beta9, numeric parts compared as numbers. */
@@ -128,8 +140,15 @@ function comparePre(a: string | null, b: string | null): number {
     ].indexOf(/^[a-z]+/.exec(s)?.[0] ?? '');
   const r = rank(a) - rank(b);
   if (r !== 0) return r;
-  const num = (s: string) => (s.match(/\d+/g) ?? []).map(Number);
-  return compareNums(num(a), num(b));
+  // The counters (rc2, beta.1.3) as semver build identifiers, compared as numbers, a missing
+  // one counting as 0; each written as the number it reads as (rc01 is rc1), never in exponent
+  // form, so a long run of digits stays a valid identifier.
+  const num = (s: string) => (s.match(/\d+/g) ?? []).map((d) => BigInt(Number(d)).toString());
+  const x = num(a);
+  const y = num(b);
+  const counters = (c: string[]) =>
+    `0.0.0+${Array.from({ length: Math.max(x.length, y.length, 1) }, (_, i) => c[i] ?? '0').join('.')}`;
+  return semver.compareBuild(counters(x), counters(y));
 }
 
 /** Orders two versions of the same scheme. */
