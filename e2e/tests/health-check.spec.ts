@@ -10,7 +10,7 @@ test('Health Check tab: disabled default, save, healthy banner and stats, Check 
   page,
   readyServer,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const api = await apiFor(readyServer.url);
   await api.post('/hosts', hostPayload('plain', 'edge'));
   const web = containers.run('plain', 'web', 'httpd -f -p 8080 -h /www', 'berth-test/httpd:1.0');
@@ -78,16 +78,22 @@ test('the Policy column shows the health icon with its state, and policy_health_
   page,
   readyServer,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const api = await apiFor(readyServer.url);
   await api.post('/hosts', hostPayload('plain', 'edge'));
   const web = containers.run('plain', 'web', 'httpd -f -p 8080 -h /www', 'berth-test/httpd:1.0');
-  const idle = containers.run('plain', 'idle');
+  // A second container without a check (an httpd too: both come up the same way).
+  const idle = containers.run('plain', 'idle', 'httpd -f -p 8080 -h /www', 'berth-test/httpd:1.0');
   await expect
-    .poll(async () =>
-      (await api.get<{ name: string }[]>('/containers')).some((c) => c.name === idle),
+    .poll(
+      async () =>
+        (await api.get<{ name: string }[]>('/containers'))
+          .map((x) => x.name)
+          .filter((n) => n === idle || n === web)
+          .sort(),
+      { timeout: 60_000 },
     )
-    .toBe(true);
+    .toEqual([idle, web].sort());
   const list = await api.get<{ id: string; host_id: string; name: string }[]>('/containers');
   const c = list.find((x) => x.name === web);
   if (c === undefined) throw new Error('web not listed');
