@@ -202,5 +202,5 @@ console.log(
   `per 100 ms slot of the interval: min ${sortedSlots[0]}, median ${pct(sortedSlots, 50)}, max ${sortedSlots.at(-1)} (uniform would be ${f1(all.length / slots.length)})`,
 );
 console.log(
-  `period between a check's runs: p1 ${f1((pct(periods, 1) ?? 0) / 1000)} s, p50 ${f1((pct(periods, 50) ?? 0) / 1000)} s, p99 ${f1((pct(periods, 99) ?? 0) / 1000)} s`,
+  `period between a check's runs: p1 ${f1(pct(periods, 1) / 1000)} s, p50 ${f1(pct(periods, 50) / 1000)} s, p99 ${f1(pct(periods, 99) / 1000)} s`,
 );

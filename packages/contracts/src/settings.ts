@@ -115,11 +115,11 @@ export const releaseFeedSchema = z.object({
   version: z
     .string()
     .trim()
-    .regex(/^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/, 'must be a semantic version'),
-  url: z
-    .string()
-    .url()
-    .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) address'),
+    .regex(
+      /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/,
+      'must be a semantic version',
+    ),
+  url: z.url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) address'),
   notes: z.string().max(20_000),
 });
 export type ReleaseFeed = z.infer<typeof releaseFeedSchema>;

@@ -132,7 +132,7 @@ describe('release feed', () => {
     expect(feed.newerRelease()).toEqual(release);
   });
 
-  it('does nothing without a feed', async () => {
+  it('does nothing without a feed', () => {
     const { feed, lines } = checker(null);
     feed.start();
     feed.stop();

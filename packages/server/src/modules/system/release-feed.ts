@@ -141,8 +141,9 @@ async function readCapped(res: Response, maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+    // The stream's chunk type is not known to every lib setup: it is bytes from fetch.
+    const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
+    if (done || value === undefined) break;
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
