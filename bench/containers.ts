@@ -158,9 +158,7 @@ await page.route('**/api/containers*', (route) => route.abort());
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Performance.enable');
 const busy = async () => {
-  const { metrics } = (await cdp.send('Performance.getMetrics')) as {
-    metrics: { name: string; value: number }[];
-  };
+  const { metrics } = await cdp.send('Performance.getMetrics');
   const of = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
   return { task: of('TaskDuration'), script: of('ScriptDuration') };
 };

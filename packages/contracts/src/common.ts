@@ -1,3 +1,5 @@
+// Before any schema: zod's CSP setting in a browser (a module may be loaded without index.ts).
+import './browser-csp.js';
 import { z } from 'zod';
 
 /** Every error answer of the API: the UI reads `detail`. */

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider';
 import { reloadOnStaleChunks } from './app/reload-on-stale-chunks';
 import { AppRouter } from './app/router';
+import { cnReady } from './lib/cn';
 import './index.css';
 
 reloadOnStaleChunks();
@@ -15,3 +16,5 @@ createRoot(root).render(
     </AppProvider>
   </StrictMode>,
 );
+// After the first paint: tailwind-merge, for the screens after this one (lib/cn.ts).
+requestAnimationFrame(() => setTimeout(() => void cnReady()));

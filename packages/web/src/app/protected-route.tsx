@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Skeleton } from '@/components/ui/skeleton';
-import { meQueryOptions } from '@/lib/queries';
+import { meQueryOptions } from '@/lib/session';
 import { paths } from './paths';
 
 /** The current user, or null when signed out (a 401 is an answer, not an error). */
@@ -9,7 +9,8 @@ export function useCurrentUser() {
   return useQuery(meQueryOptions());
 }
 
-function SessionSkeleton() {
+/** The shell and a page skeleton, painted while the session and the screen's code arrive. */
+export function SessionSkeleton() {
   return (
     <div className="flex h-full" aria-busy="true" aria-label="Checking your session">
       <div className="w-60 border-r border-slate-800 p-4">
@@ -40,11 +41,13 @@ export function ProtectedRoute() {
   return <Outlet />;
 }
 
-/** /login: straight on (to where a protected route sent the user from) when signed in. */
+/**
+ * /login: the form at once, the session checked behind it; straight on (to where a protected
+ * route sent the user from) when a session turns out to exist.
+ */
 export function PublicOnlyRoute() {
-  const { data: user, isPending } = useCurrentUser();
+  const { data: user } = useCurrentUser();
   const from = (useLocation().state as { from?: string } | null)?.from ?? paths.dashboard;
-  if (isPending) return null;
   if (user) return <Navigate to={user.is_first_login ? paths.dashboard : from} replace />;
   return <Outlet />;
 }

@@ -1,10 +1,15 @@
-import { LoginPage } from '@/features/auth';
+import { LoginPage } from '@/features/auth/login';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { cnReady } from '@/lib/cn';
 import { paths } from './paths';
-import { ProtectedRoute, PublicOnlyRoute } from './protected-route';
-import { AppShell } from './shell/app-shell';
+import { ProtectedRoute, PublicOnlyRoute, SessionSkeleton } from './protected-route';
 
-/** Screens load lazily, one chunk per feature; the login screen comes with the shell. */
+/**
+ * Screens load lazily, one chunk per feature, and so does the shell: the entry holds the
+ * login screen and the session check only. While a signed-in reload fetches the shell and the
+ * screen (and, beside them, the session and the screen's data: lib/preload.ts), the shell's
+ * skeleton is painted.
+ */
 const router = createBrowserRouter([
   {
     element: <PublicOnlyRoute />,
@@ -12,9 +17,13 @@ const router = createBrowserRouter([
   },
   {
     element: <ProtectedRoute />,
+    HydrateFallback: SessionSkeleton,
     children: [
       {
-        element: <AppShell />,
+        lazy: async () => {
+          const [{ AppShell }] = await Promise.all([import('./shell/app-shell'), cnReady()]);
+          return { Component: AppShell };
+        },
         children: [
           {
             index: true,

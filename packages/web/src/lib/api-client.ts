@@ -1,4 +1,3 @@
-import { errorBodySchema } from '@berth/contracts';
 import type { z } from 'zod';
 
 /** An answer of the API with an error status; `message` follows spec 1 §8. */
@@ -45,37 +44,70 @@ function queryString(params: Params | undefined): string {
 async function errorMessage(res: Response): Promise<string> {
   const text = await res.text();
   try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data.detail;
+    // { detail: string } (the contracts' errorBodySchema), read by hand: the entry has no zod.
+    const body = JSON.parse(text) as unknown;
+    if (
+      typeof body === 'object' &&
+      body !== null &&
+      'detail' in body &&
+      typeof body.detail === 'string'
+    )
+      return body.detail;
   } catch {
     // not JSON
   }
   return text.trim() !== '' ? text : res.statusText;
 }
 
+const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
+/** A preloaded answer is used this long after its request started, and once. */
+const PRELOAD_FRESH_MS = 10_000;
+const preloaded = new Map<string, { at: number; response: Promise<Response> }>();
+
+/**
+ * Starts a GET of `/api{path}` now (at boot, beside the session check), for the first `api`
+ * call of the same path to take instead of asking again. Unused answers simply expire.
+ */
+export function preloadGet(path: string): void {
+  const response = fetch(`/api${path}`, { credentials: 'include', headers: JSON_HEADERS });
+  response.catch(() => undefined); // a failure is the taker's to see
+  preloaded.set(path, { at: Date.now(), response });
+}
+
+function takePreloaded(url: string): Promise<Response> | undefined {
+  const hit = preloaded.get(url);
+  if (hit === undefined) return undefined;
+  preloaded.delete(url);
+  return Date.now() - hit.at < PRELOAD_FRESH_MS ? hit.response : undefined;
+}
+
 /**
  * Calls `/api{path}` with cookies and JSON, and parses the answer with a contracts schema.
- * A 204 or an empty answer reads as `{}`.
+ * A 204 or an empty answer reads as `{}`. The schema may still be loading (the first screen's
+ * code imports contracts lazily: lib/session.ts); the request does not wait for it.
  */
 export async function api<S extends z.ZodType>(
   path: string,
-  schema: S,
+  schema: S | PromiseLike<S>,
   options: RequestOptions = {},
 ): Promise<z.output<S>> {
   let res: Response;
   try {
-    res = await fetch(`/api${path}${queryString(options.params)}`, {
-      method: options.method ?? 'GET',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
+    const url = `${path}${queryString(options.params)}`;
+    const method = options.method ?? 'GET';
+    res = await ((method === 'GET' ? takePreloaded(url) : undefined) ??
+      fetch(`/api${url}`, {
+        method,
+        credentials: 'include',
+        headers: JSON_HEADERS,
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      }));
   } catch {
     throw new NetworkError();
   }
   if (!res.ok) throw new ApiError(res.status, await errorMessage(res));
   const text = await res.text();
-  return schema.parse(text.trim() === '' ? {} : JSON.parse(text));
+  return (await schema).parse(text.trim() === '' ? {} : JSON.parse(text));
 }
 
 /** The message to show for any error (spec 1 §8 falls back to 'Unknown error'). */

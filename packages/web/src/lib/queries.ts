@@ -6,34 +6,19 @@ import {
   globalSettingsSchema,
   healthResponseSchema,
   hostSchema,
-  loginResponseSchema,
   preferencesSchema,
   updatesSummarySchema,
   type Sparklines,
 } from '@berth/contracts';
-import { queryOptions, skipToken, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, skipToken } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, ApiError } from './api-client';
+import { api } from './api-client';
 
 /**
  * Query options shared across features and the live channel. Every query key in the app
  * comes from a factory here or in a feature's api/ folder, never from a literal.
  */
-export const meQueryOptions = () =>
-  queryOptions({
-    queryKey: ['auth', 'me'],
-    // Signed out is an answer (null), not an error.
-    queryFn: async () => {
-      try {
-        return (await api('/v2/auth/me', loginResponseSchema)).user;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
-        throw err;
-      }
-    },
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+export { meQueryOptions } from './session';
 
 export const healthQueryOptions = () =>
   queryOptions({
@@ -137,22 +122,6 @@ export const hostEventsQueryOptions = (hostId: string, limit: number) =>
     queryFn: () => api(`/events/host/${hostId}`, eventsResponseSchema, { params: { limit } }),
     refetchInterval: 3000,
   });
-
-/**
- * Starts the session check at boot instead of after the first screen's code has loaded,
- * and with a session, the data the landing screen needs: it saves a round trip or two.
- */
-export async function warmUpQueries(queryClient: QueryClient, path: string): Promise<void> {
-  const user = await queryClient.query(meQueryOptions()).catch(() => null);
-  if (user === null || user.is_first_login) return;
-  // Failures here are answered again by the screens' own queries.
-  const ignore = () => undefined;
-  queryClient.query(preferencesQueryOptions()).catch(ignore);
-  if (path === '/') {
-    queryClient.query(dashboardHostsQueryOptions()).catch(ignore);
-    queryClient.query(containersQueryOptions()).catch(ignore);
-  }
-}
 
 /** Events of one container, newest first (spec 2 §2.4: the Events tab fetches 200). */
 export const containerEventsQueryOptions = (hostId: string, containerId: string, limit: number) =>

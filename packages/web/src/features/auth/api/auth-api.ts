@@ -1,17 +1,20 @@
-import {
-  loginResponseSchema,
-  okSchema,
-  type ChangePasswordRequest,
-  type LoginRequest,
-  type UpdateProfileRequest,
-  type User,
-} from '@berth/contracts';
+// Types only from contracts: the login screen is in the entry, its schemas load lazily
+// (lib/session.ts).
+import type {
+  ChangePasswordRequest,
+  LoginRequest,
+  UpdateProfileRequest,
+  User,
+} from '@berth/contracts/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import { meQueryOptions } from '@/lib/queries';
+import { authContracts, commonContracts, meQueryOptions } from '@/lib/session';
+
+const loginResponseSchema = () => authContracts().then((c) => c.loginResponseSchema);
+const okSchema = () => commonContracts().then((c) => c.okSchema);
 
 const login = async (body: LoginRequest): Promise<User> =>
-  (await api('/v2/auth/login', loginResponseSchema, { method: 'POST', body })).user;
+  (await api('/v2/auth/login', loginResponseSchema(), { method: 'POST', body })).user;
 
 /** Signs in and primes the current-user cache with the answer. */
 export function useLogin() {
@@ -26,7 +29,7 @@ export function useLogin() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api('/v2/auth/logout', okSchema, { method: 'POST' }),
+    mutationFn: () => api('/v2/auth/logout', okSchema(), { method: 'POST' }),
     onSettled: () => {
       queryClient.clear();
       queryClient.setQueryData(meQueryOptions().queryKey, null);
@@ -38,7 +41,7 @@ export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangePasswordRequest) =>
-      api('/v2/auth/change-password', okSchema, { method: 'POST', body }),
+      api('/v2/auth/change-password', okSchema(), { method: 'POST', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }),
   });
 }
@@ -47,7 +50,7 @@ export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: UpdateProfileRequest) =>
-      (await api('/v2/auth/update-profile', loginResponseSchema, { method: 'POST', body })).user,
+      (await api('/v2/auth/update-profile', loginResponseSchema(), { method: 'POST', body })).user,
     onSuccess: (user) => queryClient.setQueryData(meQueryOptions().queryKey, user),
   });
 }
