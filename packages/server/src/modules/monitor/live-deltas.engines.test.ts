@@ -21,7 +21,11 @@ beforeAll(async () => {
   hosts = await addRigHosts(apiClient(t.app, cookie));
 });
 afterAll(async () => {
-  dockerCli(engine, ['rm', '-f', name]);
+  try {
+    dockerCli(engine, ['rm', '-f', name]);
+  } catch {
+    // never created
+  }
   await t.close();
 });
 
