@@ -201,6 +201,16 @@ write_json() {
 JSON
 }
 
+# Containers a benchmark left behind (its own label): every test's supervisors list and
+# inspect them all, so a thousand of them make hosts slow to come online.
+clear_leftovers() {
+  local ids
+  ids=$(timeout 60 docker -H "unix://$1" ps -aq --filter label=berth-bench=1 2>/dev/null || true)
+  [ -z "$ids" ] && return
+  log "removing $(echo "$ids" | wc -l) leftover bench containers on $1"
+  echo "$ids" | xargs -r -n 50 timeout 120 docker -H "unix://$1" rm -f >/dev/null 2>&1 || true
+}
+
 cmd_up() {
   ensure_packages
   mkdir -p "$RIG"
@@ -209,7 +219,10 @@ cmd_up() {
   start_engine plain
   start_engine tls
   local sock
-  for sock in "$LOCAL_SOCK" "$(sock_of plain)" "$(sock_of tls)"; do build_images "$sock"; done
+  for sock in "$LOCAL_SOCK" "$(sock_of plain)" "$(sock_of tls)"; do
+    build_images "$sock"
+    clear_leftovers "$sock"
+  done
   start_registry
   write_json
   log "ready: $RIG/engines.json"

@@ -22,9 +22,14 @@ export async function addRigHosts(
     if (res.status !== 200) throw new Error(`adding ${name} failed: ${JSON.stringify(res.body)}`);
     out[name] = res.body;
   }
-  await waitFor('all rig hosts online', async () => {
-    const hosts = (await api.get<Host[]>('/hosts')).body;
-    return hosts.length === 3 && hosts.every((h) => h.status === 'online');
-  });
+  // Each engine is listed and inspected whole before it is online; allow for a busy machine.
+  await waitFor(
+    'all rig hosts online',
+    async () => {
+      const hosts = (await api.get<Host[]>('/hosts')).body;
+      return hosts.length === 3 && hosts.every((h) => h.status === 'online');
+    },
+    30_000,
+  );
   return out as Record<RigEngine['name'], Host>;
 }
