@@ -65,16 +65,31 @@ async function ownerOf(inodes: Set<string>, candidates: number[]): Promise<numbe
   const wanted = new Set([...inodes].map((i) => `socket:[${i}]`));
   for (const pid of candidates) {
     const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-    for (const fd of fds) {
-      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
-      if (wanted.has(target)) return pid;
-    }
+    const targets = await Promise.all(
+      fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')),
+    );
+    if (targets.some((target) => wanted.has(target))) return pid;
   }
   return null;
 }
 
-/** Processes named dockerd: only their descriptors are searched, not every process's. */
-async function dockerdPids(): Promise<number[]> {
+/** How long one scan of /proc for dockerd processes serves every engine that connects. */
+const PID_SCAN_TTL_MS = 30_000;
+let pidScan: { at: number; pids: Promise<number[]> } | null = null;
+
+/**
+ * Processes named dockerd: only their descriptors are searched, not every process's. Reading
+ * every /proc/PID/comm takes ~150 ms on a busy machine, so fifty engines connecting at once
+ * share one scan; an engine started since is found once the scan is older than 30 s.
+ */
+function dockerdPids(): Promise<number[]> {
+  const now = Date.now();
+  if (pidScan === null || now - pidScan.at > PID_SCAN_TTL_MS)
+    pidScan = { at: now, pids: scanDockerdPids() };
+  return pidScan.pids;
+}
+
+async function scanDockerdPids(): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
