@@ -1,5 +1,6 @@
 import {
   autoUpdateConfigRequestSchema,
+  emptyBodySchema,
   checkAllResponseSchema,
   customPatternQuerySchema,
   executeUpdateQuerySchema,
@@ -33,8 +34,10 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
   r.get('/updates/summary', { schema: { response: { 200: updatesSummarySchema } } }, () =>
     u.summary(),
   );
-  r.post('/updates/check-all', { schema: { response: { 200: checkAllResponseSchema } } }, () =>
-    u.checkAll(),
+  r.post(
+    '/updates/check-all',
+    { schema: { body: emptyBodySchema, response: { 200: checkAllResponseSchema } } },
+    () => u.checkAll(),
   );
   r.get(
     `${base}/update-status`,
@@ -43,7 +46,13 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
   );
   r.post(
     `${base}/check-update`,
-    { schema: { params: containerParams, response: { 200: updateStatusSchema } } },
+    {
+      schema: {
+        body: emptyBodySchema,
+        params: containerParams,
+        response: { 200: updateStatusSchema },
+      },
+    },
     (req) => u.checkOne(req.params.hostId, req.params.containerId),
   );
   r.put(
@@ -61,6 +70,7 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
     `${base}/update-policy`,
     {
       schema: {
+        body: emptyBodySchema,
         params: containerParams,
         querystring: updatePolicyQuerySchema,
         response: { 200: updateStatusSchema },
@@ -78,6 +88,7 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
     `${base}/execute-update`,
     {
       schema: {
+        body: emptyBodySchema,
         params: containerParams,
         querystring: executeUpdateQuerySchema,
         response: { 200: executeUpdateResponseSchema },
@@ -91,7 +102,13 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
   );
   r.post(
     `${base}/rollback-update`,
-    { schema: { params: containerParams, response: { 200: executeUpdateResponseSchema } } },
+    {
+      schema: {
+        body: emptyBodySchema,
+        params: containerParams,
+        response: { 200: executeUpdateResponseSchema },
+      },
+    },
     (req) => u.rollback(req.params.hostId, req.params.containerId, usernameOf(req)),
   );
 
@@ -102,6 +119,7 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
     '/update-policies/:category/toggle',
     {
       schema: {
+        body: emptyBodySchema,
         params: z.object({ category: updatePolicyCategorySchema }),
         querystring: updatePolicyToggleQuerySchema,
         response: { 200: updatePoliciesResponseSchema },
@@ -113,6 +131,7 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
     '/update-policies/custom',
     {
       schema: {
+        body: emptyBodySchema,
         querystring: customPatternQuerySchema,
         response: { 200: updatePoliciesResponseSchema },
       },
