@@ -1,8 +1,11 @@
-/** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+/**
+ * Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`
+ * (20 s unless told: engines list and inspect every container before they count as online).
+ */
 export async function waitFor<T>(
   what: string,
   probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
   everyMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
