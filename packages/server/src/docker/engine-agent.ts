@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { TLSSocket } from 'node:tls';
+import { inspect } from 'node:util';
 import { EngineError } from './engine-errors.js';
 
 // `addRequest` is how Node's http client hands a request to its agent; it is stable but
@@ -115,6 +116,15 @@ export class GuardedHttpAgent extends HttpAgent {
     super({ keepAlive: true });
   }
 
+  /**
+   * docker-modem runs `util.inspect(options, { showHidden: true, depth: null })` on every
+   * call, debug logging on or not, and the options hold this agent with its sockets: that
+   * inspection was most of the server's CPU with fifty engines (bench/dashboard profile).
+   */
+  [inspect.custom](): string {
+    return 'GuardedHttpAgent';
+  }
+
   override addRequest(req: ClientRequest, options: object): void {
     guardRequest(req, this.limits, this.buffered);
     super.addRequest(req, options);
@@ -128,6 +138,15 @@ export class GuardedHttpsAgent extends HttpsAgent {
     private readonly buffered: boolean,
   ) {
     super({ keepAlive: true });
+  }
+
+  /**
+   * docker-modem runs `util.inspect(options, { showHidden: true, depth: null })` on every
+   * call, debug logging on or not, and the options hold this agent with its sockets: that
+   * inspection was most of the server's CPU with fifty engines (bench/dashboard profile).
+   */
+  [inspect.custom](): string {
+    return 'GuardedHttpsAgent';
   }
 
   override addRequest(req: ClientRequest, options: object): void {
