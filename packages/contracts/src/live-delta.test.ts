@@ -9,6 +9,19 @@ import {
   type LiveContainersState,
 } from './live-delta.js';
 
+/** The item at `i`, which the test knows is there. */
+function at<T>(xs: readonly T[], i: number): T {
+  const x = xs[i];
+  if (x === undefined) throw new Error(`no item ${i}`);
+  return x;
+}
+
+/** A value the test knows is there. */
+function must<T>(x: T | null | undefined): T {
+  if (x === null || x === undefined) throw new Error('missing value');
+  return x;
+}
+
 const HOSTS = ['h1', 'host-two'];
 const IDS = ['aaaaaaaaaaaa', 'bbbbbbbbbbbb', 'cccccccccccc', 'dddddddddddd', 'eeeeeeeeeeee'];
 
@@ -69,7 +82,7 @@ const state = fc
     hostSparks: fc.dictionary(fc.constantFrom(...HOSTS), sparks),
   })
   .map(({ present, variants, sparks: sp, hostSparks }) => {
-    const containers = present.map(([h, id], i) => container(h, id, variants[i % 10]!));
+    const containers = present.map(([h, id], i) => container(h, id, at(variants, i % 10)));
     const container_sparklines: Record<string, Sparklines> = {};
     present.forEach(([h, id], i) => {
       const s = sp[i % 10];
@@ -122,9 +135,9 @@ describe('containers_update deltas', () => {
             browser = applyContainersUpdate(browser, wire(encodeContainersUpdate(server, next)));
             server = next;
             expect(browser).not.toBeNull();
-            expect(byKey(browser!.containers)).toEqual(byKey(next.containers));
-            expect(browser!.container_sparklines).toEqual(next.container_sparklines);
-            expect(browser!.host_sparklines).toEqual(next.host_sparklines);
+            expect(byKey(must(browser).containers)).toEqual(byKey(next.containers));
+            expect(must(browser).container_sparklines).toEqual(next.container_sparklines);
+            expect(must(browser).host_sparklines).toEqual(next.host_sparklines);
           });
         },
       ),
@@ -143,7 +156,7 @@ describe('containers_update deltas', () => {
         // Nor does any delta to a browser without a state.
         expect(applyContainersUpdate(null, wire(encodeContainersUpdate(s1, s2)))).toBeNull();
         const recovered = applyContainersUpdate(held, wire(encodeContainersUpdate(null, s3)));
-        expect(byKey(recovered!.containers)).toEqual(byKey(s3.containers));
+        expect(byKey(must(recovered).containers)).toEqual(byKey(s3.containers));
       }),
     );
   });
@@ -153,11 +166,11 @@ describe('containers_update deltas', () => {
       container('h1', id, { state: 'running', cpu: 1, tag: 'x', port: 80 }),
     );
     const s1 = withSeq({ containers: cs, container_sparklines: {}, host_sparklines: {} }, 1);
-    const moved = { ...cs[1]!, cpu_percent: 2 };
-    const stopped = { ...cs[2]!, state: 'exited' as const, status: 'Exited (0)' };
+    const moved = { ...at(cs, 1), cpu_percent: 2 };
+    const stopped = { ...at(cs, 2), state: 'exited' as const, status: 'Exited (0)' };
     const s2 = withSeq(
       {
-        containers: [cs[0]!, moved, stopped, cs[3]!, cs[4]!],
+        containers: [at(cs, 0), moved, stopped, at(cs, 3), at(cs, 4)],
         container_sparklines: {},
         host_sparklines: {},
       },
@@ -173,7 +186,7 @@ describe('containers_update deltas', () => {
       applyContainersUpdate(null, encodeContainersUpdate(null, s1)),
       msg,
     );
-    expect(browser!.containers[0]).toBe(cs[0]);
-    expect(browser!.containers[2]!.state).toBe('exited');
+    expect(must(browser).containers[0]).toBe(cs[0]);
+    expect(at(must(browser).containers, 2).state).toBe('exited');
   });
 });

@@ -23,10 +23,7 @@ import {
 } from './modules/health-checks/index.js';
 import { createHostsStore, HostsService, type ProbeEngine } from './modules/hosts/index.js';
 import { MonitorService } from './modules/monitor/index.js';
-import {
-  createNotificationsStore,
-  NotificationsService,
-} from './modules/notifications/index.js';
+import { createNotificationsStore, NotificationsService } from './modules/notifications/index.js';
 import { RetentionService } from './modules/retention/index.js';
 import {
   createPreferencesStore,
