@@ -1,3 +1,5 @@
+// First: the boot requests leave before anything else (app/boot.ts).
+import './app/boot';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider';

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { ErrorBoundary } from '@/components/error-screen';
 import { createQueryClient } from '@/lib/query-client';
-import { startPreload } from '@/lib/preload';
+import { startSessionQuery } from '@/lib/preload';
 
 // Toasts only follow actions on later screens: sonner is mounted (and loaded) after the first
 // paint, not competing with it.
@@ -12,7 +12,7 @@ const Toaster = lazy(async () => ({ default: (await import('sonner')).Toaster })
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(() => {
     const client = createQueryClient();
-    startPreload(client, window.location.pathname);
+    startSessionQuery(client);
     return client;
   });
   const [painted, setPainted] = useState(false);

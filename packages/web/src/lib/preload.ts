@@ -11,12 +11,17 @@ const FIRST_READS: Record<string, string[]> = {
 const DEFAULT_READS = ['/v2/user/preferences'];
 
 /**
- * Starts the session check at boot, and on any screen but /login the landing screen's data
- * with it rather than after it: a signed-in reload waits one round trip, not three in a row.
- * Signed out, the data answers 401 and nobody takes them.
+ * At boot, before any other code of the app runs: the session check, and on any screen but
+ * /login the landing screen's data with it rather than after it. A signed-in reload waits one
+ * round trip, not three in a row. Signed out, the data answers 401 and nobody takes them.
  */
-export function startPreload(queryClient: QueryClient, path: string): void {
-  queryClient.query(meQueryOptions()).catch(() => undefined); // the screens ask again
+export function startBootReads(path: string): void {
+  preloadGet('/v2/auth/me');
   if (path === '/login') return;
   for (const read of FIRST_READS[path] ?? DEFAULT_READS) preloadGet(read);
+}
+
+/** Starts the session query (it takes the answer asked for at boot). */
+export function startSessionQuery(queryClient: QueryClient): void {
+  queryClient.query(meQueryOptions()).catch(() => undefined); // the screens ask again
 }
