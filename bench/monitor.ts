@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, {
     headers: { cookie: berth.cookie },
   });
-  // containers_update is a delta after the first (docs/decisions/009): applied as a browser does.
+  // containers_update is a delta after the first (docs/decisions/010): applied as a browser does.
   const updates: { at: number; size: number; full: boolean; containers: Container[] }[] = [];
   let live: LiveContainersState | null = null;
   ws.onmessage = (ev) => {

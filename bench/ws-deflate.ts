@@ -2,7 +2,7 @@
 // receives — a full containers_update, then deltas of a stats tick every message — for 1,000
 // containers (300 running) through a loopback WebSocket, with and without the extension, and
 // prints bytes on the wire and the CPU both ends spent (server compresses, browser inflates;
-// here both in this process). Asserts nothing. docs/decisions/009.
+// here both in this process). Asserts nothing. docs/decisions/010.
 // Usage: node bench/ws-deflate.ts [ticks=200]
 import { once } from 'node:events';
 import {

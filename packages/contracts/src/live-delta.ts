@@ -3,7 +3,7 @@ import { containerKey } from './common.js';
 import { containerSchema, type Container } from './containers.js';
 import { hostStatsSchema, sparklinesSchema, type HostStats, type Sparklines } from './hosts.js';
 
-// containers_update as deltas (docs/decisions/009). The first message a browser gets after it
+// containers_update as deltas (docs/decisions/010). The first message a browser gets after it
 // connects, or after it asked for one because it missed a message, is `full`; every later one
 // carries only what changed since the message before it (`seq` - 1). Both ends hold the same
 // `LiveContainersState`: the server encodes the difference of two states, the browser applies

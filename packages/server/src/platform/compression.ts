@@ -18,7 +18,7 @@ const GZIP_LEVEL = 5;
  * the shared container list is compressed once per text: `SharedJsonBody`).
  * Static assets are not compressed here: the build writes .br and .gz beside them
  * (web-app.ts), and an answer that already has a content-encoding is left alone.
- * docs/decisions/009-compression.md
+ * docs/decisions/010-speed-first-screen-deltas-compression.md
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, {

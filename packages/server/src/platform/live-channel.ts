@@ -15,7 +15,7 @@ const MAX_MESSAGE_BYTES = 4096;
 /**
  * permessage-deflate at zlib level 1 for messages above 1 KB: ~80 % fewer bytes for ~0.5 ms of
  * CPU per message and browser (bench/ws-deflate); pings and small messages go as they are.
- * docs/decisions/009-speed-first-screen-deltas-compression.md
+ * docs/decisions/010-speed-first-screen-deltas-compression.md
  */
 const LIVE_DEFLATE = { threshold: 1024, zlibDeflateOptions: { level: 1 } };
 

@@ -3,7 +3,7 @@ import { api, ApiError } from './api-client';
 
 /**
  * The first screen's schemas, loaded beside its first request rather than before its first
- * paint: the entry holds neither zod nor a schema (docs/decisions/009, "first screen").
+ * paint: the entry holds neither zod nor a schema (docs/decisions/010, "first screen").
  */
 export const authContracts = () => import('@berth/contracts/auth');
 export const commonContracts = () => import('@berth/contracts/common');

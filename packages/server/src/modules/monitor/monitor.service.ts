@@ -278,7 +278,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     return { type: 'containers_update', data: encodeContainersUpdate(null, this.lastLive) };
   }
 
-  /** A containers_update with what changed since the previous one (docs/decisions/009). */
+  /** A containers_update with what changed since the previous one (docs/decisions/010). */
   private publishContainers(): void {
     const next = this.liveState((this.lastLive?.seq ?? 0) + 1);
     const data = encodeContainersUpdate(this.lastLive, next);

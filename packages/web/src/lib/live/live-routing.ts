@@ -44,7 +44,7 @@ export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>>
 /**
  * containers_update refreshes containers and dashboard hosts by writing what it carries
  * into the cache, instead of fetching both again every 2 s. The message is a delta after the
- * first (docs/decisions/009): the router keeps the state it applies to, and one message
+ * first (docs/decisions/010): the router keeps the state it applies to, and one message
  * becomes one write per cached key. Unchanged containers, series and hosts stay the same
  * objects, so only what changed re-renders.
  */
