@@ -141,6 +141,26 @@ describe('containers_update deltas', () => {
           });
         },
       ),
+      {
+        // Found by fast-check: a series that shrank without new points was not sent.
+        examples: [
+          [
+            [
+              {
+                containers: [],
+                container_sparklines: {},
+                host_sparklines: { 'host-two': { cpu: [], mem: [], net: [0] } },
+              },
+              {
+                containers: [],
+                container_sparklines: {},
+                host_sparklines: { 'host-two': { cpu: [], mem: [], net: [] } },
+              },
+            ],
+            [],
+          ],
+        ],
+      },
     );
   });
 

@@ -134,7 +134,12 @@ function encodeSeries(
     const n =
       s.cpu.length === s.mem.length && s.mem.length === s.net.length ? appended(p.cpu, s.cpu) : -1;
     if (n >= 0 && appended(p.mem, s.mem) === n && appended(p.net, s.net) === n) {
-      if (n > 0 || s.cpu.length !== p.cpu.length)
+      // Nothing appended can still be a window that shrank (a series cut back): send that too.
+      const resized =
+        s.cpu.length !== p.cpu.length ||
+        s.mem.length !== p.mem.length ||
+        s.net.length !== p.net.length;
+      if (n > 0 || resized)
         out.tails.push([key, s.cpu.length, tail(s.cpu, n), tail(s.mem, n), tail(s.net, n)]);
     } else out.set[key] = s;
   }
