@@ -58,8 +58,11 @@ test.describe('settings screen', () => {
       'aria-selected',
       'true',
     );
+    // One key at a time: each lazily loaded tab may re-render before the next key arrives.
     await page.getByRole('tab', { name: 'Container Updates' }).focus();
     await page.keyboard.press('ArrowLeft');
+    await expect(page).toHaveURL(/tab=notifications$/);
+    await page.getByRole('tab', { name: 'Notifications' }).focus();
     await page.keyboard.press('ArrowLeft');
     await expect(page).toHaveURL(/tab=alerts$/);
     await expect(page.getByRole('tabpanel')).not.toBeEmpty();
