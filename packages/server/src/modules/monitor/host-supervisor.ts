@@ -9,11 +9,11 @@ import {
   type EngineEventStream,
 } from '../../docker/index.js';
 import { HostStatsCollector } from '../stats/index.js';
-import { fromInspect, type EngineContainer } from './engine-container.js';
+import { fromInspect } from './engine-container.js';
 import { ContainerPicture } from './container-picture.js';
-import { driftRecords, engineEventRecord } from './container-records.js';
+import { ContainerSync } from './container-sync.js';
 import type { ContainerSnapshot, EnginePurpose, FleetHost } from './fleet.js';
-import { describeEngineEvent, FOLLOWED_ACTIONS, type EngineEvent } from './engine-events.js';
+import { FOLLOWED_ACTIONS } from './engine-events.js';
 import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
 import { withTimeout } from './supervisor-helpers.js';
 import {
@@ -34,14 +34,13 @@ interface EngineInfo {
 
 const HEARTBEAT_MS = 3000;
 const MAX_BACKOFF_MS = 10_000;
-const INSPECT_CONCURRENCY = 8;
 /** Longest stop timeout a stop or restart is waited for, beyond the connection timeout. */
 const MAX_STOP_WAIT_MS = 5 * 60_000;
 
 /**
- * Keeps an exact, live picture of one engine: connects, lists and inspects containers,
- * follows the event stream (replaying what it missed after a cut with `since`), checks
- * liveness, reconnects with backoff, and samples stats when asked.
+ * Keeps an exact, live picture of one engine: connects, follows the event stream (replaying
+ * what it missed after a cut with `since`), has the picture listed and kept up to date
+ * (container-sync.ts), checks liveness, reconnects with backoff, and samples stats when asked.
  */
 export class HostSupervisor {
   status: HostStatus = 'offline';
@@ -61,9 +60,7 @@ export class HostSupervisor {
   private retryTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private missedPings = 0;
-  private queue: Promise<void> = Promise.resolve();
-  private synced = false;
-  private lastSavedEventAt = 0;
+  private readonly sync: ContainerSync;
   /** The engine process's start, read at each connect when the engine runs on this machine. */
   private processUptime: EngineUptime | null = null;
 
@@ -73,6 +70,13 @@ export class HostSupervisor {
   ) {
     this.stats = new HostStatsCollector(ctx.statsSource, () => this.totalMemory);
     this.containers = new ContainerPicture(() => this.host);
+    this.sync = new ContainerSync(
+      () => this.host,
+      this.containers,
+      this.stats,
+      ctx,
+      () => this.docker,
+    );
   }
 
   get id(): string {
@@ -134,8 +138,7 @@ export class HostSupervisor {
     this.host = { ...host, lastEventAt: this.host.lastEventAt };
     if (reconnect) {
       this.stop();
-      this.containers.clear();
-      this.synced = false;
+      this.sync.reset();
       this.start();
     }
   }
@@ -201,7 +204,7 @@ export class HostSupervisor {
         last_checked: this.lastChecked,
       });
       await this.followEvents(gen, this.host.lastEventAt ?? engineNow);
-      await this.resync(gen, docker);
+      await this.sync.resync(() => gen === this.generation, docker);
       if (gen !== this.generation) return;
       this.attempts = 0;
       this.setStatus('online', null);
@@ -223,7 +226,7 @@ export class HostSupervisor {
       { since, filters: { type: ['container'], event: FOLLOWED_ACTIONS } },
       { connectTimeoutMs: timeoutMs, firstByteTimeoutMs: timeoutMs },
       {
-        onEvent: (ev) => this.enqueue(gen, ev),
+        onEvent: (ev) => this.sync.event(() => gen === this.generation, ev),
         onError: (err) => this.fail(gen, err),
         onEnd: () => this.fail(gen, new EngineError('Event stream closed by the engine')),
         onDroppedLine: (dropped) =>
@@ -235,96 +238,6 @@ export class HostSupervisor {
       return;
     }
     this.stream = stream;
-  }
-
-  private enqueue(gen: number, ev: EngineEvent): void {
-    this.queue = this.queue
-      .then(() => (gen === this.generation ? this.handleEvent(ev) : undefined))
-      .catch((err: unknown) =>
-        this.ctx.log.warn({ err, host: this.host.name }, 'engine event failed'),
-      );
-  }
-
-  private async handleEvent(ev: EngineEvent): Promise<void> {
-    const at = ev.timeNano / 1e9;
-    if (this.host.lastEventAt !== null && at <= this.host.lastEventAt) return; // already seen
-    this.host.lastEventAt = at;
-    const id = ev.Actor.ID.slice(0, 12);
-    const old = this.containers.get(id);
-    const name = (ev.Actor.Attributes.name ?? old?.name ?? id).replace(/^\//, '');
-    const meaning = describeEngineEvent(ev, name);
-    if (meaning === null) return;
-    if (ev.Action === 'destroy') {
-      this.containers.delete(id);
-      this.stats.forget(id);
-    } else {
-      const fresh = await this.inspect(ev.Actor.ID);
-      const base = fresh ?? old;
-      if (base !== undefined) {
-        // Only events that decide a state change it: inspect may already see a later one.
-        const next = { ...base, state: meaning.newState ?? old?.state ?? base.state };
-        if (ev.Action === 'die')
-          next.exitCode = Number(ev.Actor.Attributes.exitCode ?? next.exitCode ?? 0);
-        this.containers.set(next);
-      }
-    }
-    const newState = ev.Action === 'destroy' ? 'removed' : (this.containers.get(id)?.state ?? null);
-    await this.ctx.record(
-      engineEventRecord(this.host, ev, meaning, {
-        id,
-        name,
-        oldState: old?.state ?? null,
-        newState,
-      }),
-    );
-    this.ctx.containersChanged(this.host.id);
-    const after = this.containers.get(id);
-    this.ctx.containerEvent({
-      hostId: this.host.id,
-      action: ev.Action,
-      containerId: id,
-      name,
-      container: after === undefined ? null : this.containers.snapshotOf(after),
-    });
-    if (at - this.lastSavedEventAt >= 1) {
-      this.lastSavedEventAt = at;
-      await this.ctx.saveFacts(this.host.id, { last_event_at: at });
-    }
-  }
-
-  /** Lists and inspects every container; after a reconnect, differences become events. */
-  private async resync(gen: number, docker: Docker): Promise<void> {
-    const listed = await docker.listContainers({ all: true });
-    const fresh = new Map<string, Readonly<EngineContainer>>();
-    const queue = listed.map((c) => c.Id);
-    const worker = async () => {
-      for (let full = queue.shift(); full !== undefined; full = queue.shift()) {
-        const c = await this.inspect(full);
-        if (c !== null) fresh.set(c.id, Object.freeze(c));
-      }
-    };
-    await Promise.all(Array.from({ length: INSPECT_CONCURRENCY }, worker));
-    if (gen !== this.generation) return;
-    if (this.synced) {
-      for (const record of driftRecords(this.host, this.containers.entries(), fresh))
-        await this.ctx.record(record);
-    }
-    this.containers.clear();
-    for (const c of fresh.values()) this.containers.set(c);
-    this.synced = true;
-    this.ctx.containersChanged(this.host.id);
-  }
-
-  private async inspect(fullId: string): Promise<EngineContainer | null> {
-    try {
-      return fromInspect(
-        await (this.docker ?? createEngineClient(this.host.endpoint))
-          .getContainer(fullId)
-          .inspect(),
-      );
-    } catch {
-      return null; // removed in the meantime
-    }
   }
 
   /** A ping every 3 s; two misses in a row mean the engine is gone (offline within 10 s). */

@@ -1,0 +1,147 @@
+import type Docker from 'dockerode';
+import { createEngineClient } from '../../docker/index.js';
+import type { HostStatsCollector } from '../stats/index.js';
+import type { ContainerPicture } from './container-picture.js';
+import { driftRecords, engineEventRecord } from './container-records.js';
+import { fromInspect, type EngineContainer } from './engine-container.js';
+import { describeEngineEvent, type EngineEvent } from './engine-events.js';
+import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
+
+const INSPECT_CONCURRENCY = 8;
+
+/** Whether the connection a piece of work belongs to is still the supervisor's current one. */
+type StillCurrent = () => boolean;
+
+/**
+ * Keeps one engine's ContainerPicture true to the engine: applies its events and, at each
+ * connect, a full list-and-inspect (resync). Both run in one queue, one at a time. A resync
+ * that ran beside an event would replace the picture with a list taken before that event:
+ * a container created and started meanwhile vanished (or kept the state it had when
+ * listed) until its next event, which for a long-running container may never come.
+ */
+export class ContainerSync {
+  private queue: Promise<void> = Promise.resolve();
+  private synced = false;
+  private lastSavedEventAt = 0;
+
+  constructor(
+    /** The host as it is now (its endpoint may change; lastEventAt is written here). */
+    private readonly host: () => SupervisedHost,
+    private readonly picture: ContainerPicture,
+    private readonly stats: HostStatsCollector,
+    private readonly ctx: SupervisorContext,
+    /** The connected client, or null before the first connect. */
+    private readonly docker: () => Docker | null,
+  ) {}
+
+  /** Applies an engine event after everything queued before it. */
+  event(current: StillCurrent, ev: EngineEvent): void {
+    this.serially(() => (current() ? this.apply(ev) : Promise.resolve())).catch((err: unknown) =>
+      this.ctx.log.warn({ err, host: this.host().name }, 'engine event failed'),
+    );
+  }
+
+  /**
+   * Lists and inspects every container after the events queued so far; events that arrive
+   * meanwhile wait and are applied on top. After a reconnect, differences become events.
+   */
+  resync(current: StillCurrent, docker: Docker): Promise<void> {
+    return this.serially(() => this.relist(current, docker));
+  }
+
+  /** A new endpoint: the next resync is a first one again (no drift to report). */
+  reset(): void {
+    this.picture.clear();
+    this.synced = false;
+  }
+
+  /** Runs `task` when the queue is free; the queue goes on whatever it does. */
+  private serially(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async apply(ev: EngineEvent): Promise<void> {
+    const host = this.host();
+    const at = ev.timeNano / 1e9;
+    if (host.lastEventAt !== null && at <= host.lastEventAt) return; // already seen
+    host.lastEventAt = at;
+    const id = ev.Actor.ID.slice(0, 12);
+    const old = this.picture.get(id);
+    const name = (ev.Actor.Attributes.name ?? old?.name ?? id).replace(/^\//, '');
+    const meaning = describeEngineEvent(ev, name);
+    if (meaning === null) return;
+    if (ev.Action === 'destroy') {
+      this.picture.delete(id);
+      this.stats.forget(id);
+    } else {
+      const fresh = await this.inspect(ev.Actor.ID);
+      const base = fresh ?? old;
+      if (base !== undefined) {
+        // Only events that decide a state change it: inspect may already see a later one.
+        const next = { ...base, state: meaning.newState ?? old?.state ?? base.state };
+        if (ev.Action === 'die')
+          next.exitCode = Number(ev.Actor.Attributes.exitCode ?? next.exitCode ?? 0);
+        this.picture.set(next);
+      }
+    }
+    const newState = ev.Action === 'destroy' ? 'removed' : (this.picture.get(id)?.state ?? null);
+    await this.ctx.record(
+      engineEventRecord(host, ev, meaning, {
+        id,
+        name,
+        oldState: old?.state ?? null,
+        newState,
+      }),
+    );
+    this.ctx.containersChanged(host.id);
+    const after = this.picture.get(id);
+    this.ctx.containerEvent({
+      hostId: host.id,
+      action: ev.Action,
+      containerId: id,
+      name,
+      container: after === undefined ? null : this.picture.snapshotOf(after),
+    });
+    if (at - this.lastSavedEventAt >= 1) {
+      this.lastSavedEventAt = at;
+      await this.ctx.saveFacts(host.id, { last_event_at: at });
+    }
+  }
+
+  private async relist(current: StillCurrent, docker: Docker): Promise<void> {
+    const listed = await docker.listContainers({ all: true });
+    const fresh = new Map<string, Readonly<EngineContainer>>();
+    const queue = listed.map((c) => c.Id);
+    const worker = async () => {
+      for (let full = queue.shift(); full !== undefined; full = queue.shift()) {
+        const c = await this.inspect(full);
+        if (c !== null) fresh.set(c.id, Object.freeze(c));
+      }
+    };
+    await Promise.all(Array.from({ length: INSPECT_CONCURRENCY }, worker));
+    if (!current()) return;
+    const host = this.host();
+    if (this.synced) {
+      for (const record of driftRecords(host, this.picture.entries(), fresh))
+        await this.ctx.record(record);
+    }
+    this.picture.clear();
+    for (const c of fresh.values()) this.picture.set(c);
+    this.synced = true;
+    this.ctx.containersChanged(host.id);
+  }
+
+  private async inspect(fullId: string): Promise<EngineContainer | null> {
+    try {
+      return fromInspect(
+        await (this.docker() ?? createEngineClient(this.host().endpoint))
+          .getContainer(fullId)
+          .inspect(),
+      );
+    } catch {
+      return null; // removed in the meantime
+    }
+  }
+}

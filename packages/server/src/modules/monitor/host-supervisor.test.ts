@@ -1,0 +1,151 @@
+import type { ContainerInspectInfo } from 'dockerode';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EngineEvent, EngineEventHandlers } from '../../docker/index.js';
+import type { StatsSource } from '../stats/index.js';
+import { waitFor } from '../../test/wait.js';
+import { HostSupervisor } from './host-supervisor.js';
+import type { SupervisorContext } from './supervisor-context.js';
+
+/**
+ * A scripted engine behind the docker module, so the test decides when the container list
+ * answers relative to the event stream (a real engine is too quick to catch in between).
+ */
+const engine = vi.hoisted(() => ({
+  /** Inspect answers by full id: what the engine holds now. */
+  containers: new Map<string, unknown>(),
+  /** Resolves the pending GET /containers/json with the ids the engine had when asked. */
+  answerList: null as ((ids: string[]) => void) | null,
+  events: null as EngineEventHandlers | null,
+  /** How long an inspect takes to answer; it answers with the state it was asked in. */
+  inspectDelayMs: 0,
+}));
+
+vi.mock('../../docker/index.js', async (original) => ({
+  ...(await original<typeof import('../../docker/index.js')>()),
+  createEngineClient: () => ({
+    info: () =>
+      Promise.resolve({ NCPU: 2, MemTotal: 2 ** 30, SystemTime: new Date().toISOString() }),
+    version: () => Promise.resolve({ Version: '27.0.0' }),
+    ping: () => Promise.resolve('OK'),
+    listContainers: () =>
+      new Promise<{ Id: string }[]>((resolve) => {
+        engine.answerList = (ids) => resolve(ids.map((Id) => ({ Id })));
+      }),
+    getContainer: (id: string) => ({
+      inspect: () => {
+        const info = engine.containers.get(id);
+        return new Promise((resolve, reject) =>
+          setTimeout(
+            () => (info === undefined ? reject(new Error('no such container')) : resolve(info)),
+            engine.inspectDelayMs,
+          ),
+        );
+      },
+    }),
+  }),
+  openEngineEvents: (
+    _endpoint: unknown,
+    _query: unknown,
+    _limits: unknown,
+    handlers: EngineEventHandlers,
+  ) => {
+    engine.events = handlers;
+    return Promise.resolve({ close: () => undefined, droppedLines: 0 });
+  },
+}));
+
+const inspectOf = (id: string, name: string, status: string) =>
+  ({
+    Id: id,
+    Name: `/${name}`,
+    Created: new Date().toISOString(),
+    State: {
+      Status: status,
+      Pid: status === 'running' ? 4242 : 0,
+      ExitCode: 0,
+      StartedAt: new Date().toISOString(),
+      FinishedAt: '0001-01-01T00:00:00Z',
+    },
+    Config: { Image: 'busybox', Env: [], Labels: {} },
+    HostConfig: { RestartPolicy: { Name: 'no' } },
+    NetworkSettings: { Ports: {} },
+    Mounts: [],
+  }) as unknown as ContainerInspectInfo;
+
+let nano = Date.now() * 1e6;
+const event = (action: string, id: string, name: string): EngineEvent => ({
+  Type: 'container',
+  Action: action,
+  Actor: { ID: id, Attributes: { name } },
+  time: Math.floor((nano += 1e6) / 1e9),
+  timeNano: nano,
+});
+
+const log = { warn: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
+let sup: HostSupervisor | undefined;
+afterEach(() => {
+  sup?.stop();
+  engine.containers.clear();
+  engine.answerList = null;
+  engine.events = null;
+  engine.inspectDelayMs = 0;
+});
+
+function supervise() {
+  const seen: string[] = [];
+  const ctx: SupervisorContext = {
+    log,
+    statsSource: {} as StatsSource,
+    timeoutMs: () => 5000,
+    record: () => Promise.resolve(),
+    saveFacts: () => Promise.resolve(),
+    containersChanged: () => undefined,
+    statusChanged: () => undefined,
+    containerEvent: (ev) => seen.push(ev.action),
+  };
+  // A TEST-NET address: no local engine process to ask about its start.
+  const target = {
+    id: 'h1',
+    name: 'edge',
+    endpoint: { url: 'tcp://192.0.2.1:2375' },
+    lastEventAt: null,
+  };
+  sup = new HostSupervisor(target, ctx);
+  sup.start();
+  return { sup, seen };
+}
+
+describe('HostSupervisor: events against the first list', () => {
+  it('keeps a container created and started while the list was in flight', async () => {
+    const { sup, seen } = supervise();
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    // `docker run` after the engine wrote its (empty) list, before Berth read it.
+    const id = 'b'.repeat(64);
+    engine.containers.set(id, inspectOf(id, 'busy', 'running'));
+    engine.events?.onEvent(event('create', id, 'busy'));
+    engine.events?.onEvent(event('start', id, 'busy'));
+    await new Promise((r) => setTimeout(r, 50));
+    engine.answerList?.([]);
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    await waitFor('both events applied', () => seen.length === 2, 5000, 5);
+    expect(sup.containers.get(id)?.state).toBe('running');
+  });
+
+  it('keeps the state of an event that came after the list was inspected (not the stale inspect)', async () => {
+    const { sup, seen } = supervise();
+    const id = 'c'.repeat(64);
+    engine.containers.set(id, inspectOf(id, 'later', 'created'));
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    // The resync's inspect sees it created and answers late; it starts meanwhile.
+    engine.inspectDelayMs = 200;
+    engine.answerList?.([id]);
+    await new Promise((r) => setTimeout(r, 20));
+    engine.inspectDelayMs = 0;
+    engine.containers.set(id, inspectOf(id, 'later', 'running'));
+    engine.events?.onEvent(event('start', id, 'later'));
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    await waitFor('the start applied', () => seen.length === 1, 5000, 5);
+    expect(sup.containers.get(id)?.state).toBe('running');
+  });
+});
