@@ -4,13 +4,16 @@
 // time until every message reached its receiver, messages lost and duplicated, and Berth's
 // peak memory (RSS, sampled every 20 ms; the receivers run in a child process so they do
 // not count). Needs a build (`npm run build`). Usage: node bench/notifications.ts [alerts=1000]
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import {
+  listenOnLoopback,
+  loopbackHttpReceiver,
+  selfSignedCert,
+} from '../packages/server/src/test/loopback.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const require = createRequire(join(ROOT, 'packages/server/package.json'));
@@ -29,39 +32,13 @@ async function receivers(): Promise<void> {
     }
     process.send?.({ service, at: Date.now() });
   };
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      note((req.url ?? '').split('/')[1] ?? '', Buffer.concat(chunks).toString('utf8'));
-      res.setHeader('content-type', 'application/json');
-      res.end('{"ok":true}');
-    });
+  const http = await loopbackHttpReceiver((req, body, res) => {
+    note((req.url ?? '').split('/')[1] ?? '', body);
+    res.setHeader('content-type', 'application/json');
+    res.end('{"ok":true}');
   });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  const dir = mkdtempSync(join(tmpdir(), 'berth-bench-smtp-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-keyout',
-      join(dir, 'k.pem'),
-      '-out',
-      join(dir, 'c.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
   const smtp = new SMTPServer({
-    key: readFileSync(join(dir, 'k.pem')),
-    cert: readFileSync(join(dir, 'c.pem')),
+    ...selfSignedCert(),
     logger: false,
     onAuth: (_a, _s, cb) => cb(null, { user: 'bench' }),
     onData(stream, _session, cb) {
@@ -73,17 +50,11 @@ async function receivers(): Promise<void> {
       });
     },
   });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  process.send?.({
-    ready: true,
-    http: (http.address() as AddressInfo).port,
-    smtp: (smtp.server.address() as AddressInfo).port,
-  });
+  process.send?.({ ready: true, http: http.port, smtp: await listenOnLoopback(smtp.server) });
   process.on('message', (m: { report?: boolean }) => {
     if (m.report !== true) return;
     const counts = [...seen.values()];
     process.send?.({ report: { keys: seen.size, duplicates: counts.filter((n) => n > 1).length } });
-    rmSync(dir, { recursive: true, force: true });
     setTimeout(() => process.exit(0), 50);
   });
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenOnLoopback } from '../../test/loopback.js';
 import { waitFor } from '../../test/wait.js';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventInput, EventsService } from '../events/index.js';
@@ -28,8 +28,7 @@ async function target(): Promise<{ url: string; setStatus: (n: number) => void }
     res.end('x');
   });
   servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return { url: `http://127.0.0.1:${port}/health`, setStatus: (n) => (status = n) };
 }
 

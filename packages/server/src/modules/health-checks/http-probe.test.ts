@@ -1,22 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import {
-  createServer as createTcpServer,
-  type AddressInfo,
-  type Server as TcpServer,
-} from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenOnLoopback, selfSignedCert } from '../../test/loopback.js';
 import { probe, type ProbeRequest } from './http-probe.js';
 
-const servers: (Server | TcpServer)[] = [];
-const listen = async (s: Server | TcpServer) => {
+const servers: TcpServer[] = [];
+const listen = (s: TcpServer) => {
   servers.push(s);
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  return (s.address() as AddressInfo).port;
+  return listenOnLoopback(s);
 };
 const req = (url: string, over: Partial<ProbeRequest> = {}): ProbeRequest => ({
   url,
@@ -34,7 +26,6 @@ let tlsPort: number;
 let silentPort: number;
 let closedPort: number;
 let seenHeaders: Record<string, string | string[] | undefined> = {};
-const certDir = mkdtempSync(join(tmpdir(), 'berth-probe-'));
 
 beforeAll(async () => {
   plain = await listen(
@@ -75,38 +66,10 @@ beforeAll(async () => {
   const closed = createTcpServer();
   closedPort = await listen(closed);
   await new Promise<void>((r) => closed.close(() => r()));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-keyout',
-      join(certDir, 'key.pem'),
-      '-out',
-      join(certDir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  tlsPort = await listen(
-    createTlsServer(
-      {
-        key: readFileSync(join(certDir, 'key.pem')),
-        cert: readFileSync(join(certDir, 'cert.pem')),
-      },
-      (_q, res) => res.end('ok'),
-    ),
-  );
+  tlsPort = await listen(createTlsServer(selfSignedCert(), (_q, res) => res.end('ok')));
 });
 afterAll(() => {
   for (const s of servers) s.close();
-  rmSync(certDir, { recursive: true, force: true });
 });
 
 describe('one HTTP check: clear messages for every failure', { timeout: 20_000 }, () => {

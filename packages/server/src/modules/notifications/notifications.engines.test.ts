@@ -11,7 +11,7 @@ import {
   smtpReceiver,
   type HttpReceiver,
   type SmtpReceiver,
-} from './test-receivers.js';
+} from '../../test/notification-receivers.js';
 
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;

@@ -1,10 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { IncomingHttpHeaders } from 'node:http';
 import { SMTPServer } from 'smtp-server';
+import { listenOnLoopback, loopbackHttpReceiver, selfSignedCert } from './loopback.js';
 
 export interface Received {
   method: string;
@@ -22,28 +18,25 @@ export async function httpReceiver() {
   const requests: Received[] = [];
   const statuses: number[] = [];
   let hang = false;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+  // Short keep-alive: a test's close does not wait on the idle sockets of Berth's client.
+  const server = await loopbackHttpReceiver(
+    (req, body, res) => {
       requests.push({
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body,
         at: Date.now(),
       });
       if (hang) return;
       const status = statuses.shift() ?? 200;
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(status < 300 ? '{"ok":true}' : '{"ok":false,"description":"refused"}');
-    });
-  });
-  server.keepAliveTimeout = 100;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
+    },
+    { keepAliveTimeoutMs: 100 },
+  );
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     requests,
     /** Answers these statuses first, one per request. */
     answer: (...codes: number[]) => statuses.push(...codes),
@@ -53,11 +46,7 @@ export async function httpReceiver() {
       hang = on;
     },
     json: (i: number) => JSON.parse(requests[i]?.body ?? 'null') as Record<string, unknown>,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close: server.close,
   };
 }
 export type HttpReceiver = Awaited<ReturnType<typeof httpReceiver>>;
@@ -75,30 +64,9 @@ export interface Mail {
  * made by openssl for this run, requires a login, and keeps every message.
  */
 export async function smtpReceiver(credentials = { user: 'berth', pass: 'mail-secret' }) {
-  const dir = mkdtempSync(join(tmpdir(), 'berth-smtp-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
   const mails: Mail[] = [];
   const server = new SMTPServer({
-    key: readFileSync(join(dir, 'key.pem')),
-    cert: readFileSync(join(dir, 'cert.pem')),
+    ...selfSignedCert(),
     authOptional: false,
     allowInsecureAuth: false,
     logger: false,
@@ -122,19 +90,12 @@ export async function smtpReceiver(credentials = { user: 'berth', pass: 'mail-se
       });
     },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server.server);
   return {
     port,
     mails,
     credentials,
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => {
-          rmSync(dir, { recursive: true, force: true });
-          r();
-        });
-      }),
+    close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
 export type SmtpReceiver = Awaited<ReturnType<typeof smtpReceiver>>;
