@@ -24,6 +24,18 @@ export const HEALTH_CHECK_DEFAULTS = {
   restart_retry_delay_seconds: 120,
 } as const;
 
+/** The status of a check without a result: never run, or reset by a change of its target. */
+export const HEALTH_STATUS_UNKNOWN = {
+  current_status: 'unknown',
+  last_checked_at: null,
+  last_success_at: null,
+  last_failure_at: null,
+  consecutive_successes: 0,
+  consecutive_failures: 0,
+  last_response_time_ms: null,
+  last_error_message: null,
+} as const;
+
 /** Spec 2 §5 bounds; the form and the server read the same numbers. */
 export const HEALTH_CHECK_BOUNDS = {
   timeout_seconds: { min: 5, max: 60, label: 'Timeout', unit: ' seconds' },

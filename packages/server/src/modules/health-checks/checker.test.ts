@@ -6,7 +6,8 @@ import { waitFor } from '../../test/wait.js';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventInput, EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
-import { HealthChecker, unknownStatus, type HealthAlertPort } from './checker.js';
+import { unknownStatus } from './check-status.js';
+import { HealthChecker, type HealthAlertPort } from './checker.js';
 import type { HealthCheckRow, HealthChecksStore } from './health-checks.store.js';
 import { RestartGuard } from './restart-guard.js';
 

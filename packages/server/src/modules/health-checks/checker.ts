@@ -1,14 +1,13 @@
-import { CONTAINER_IP_PLACEHOLDER, containerKey, type HealthStatus } from '@berth/contracts';
+import type { HealthStatus } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
-import type {
-  HealthCheckRow,
-  HealthChecksStore,
-  HealthStatusColumns,
-} from './health-checks.store.js';
-import { probe, type ProbeResult } from './http-probe.js';
+import { HealthRestarts, type RestartState } from './check-restarts.js';
+import { CheckRunner, type CheckTarget } from './check-runner.js';
+import { countResult, statusChangeEvent, statusOf, unknownStatus } from './check-status.js';
+import type { HealthCheckRow, HealthChecksStore } from './health-checks.store.js';
+import type { ProbeResult } from './http-probe.js';
 import { DEFAULT_RESTART_WINDOW, RestartGuard, type RestartWindow } from './restart-guard.js';
 
 /**
@@ -50,32 +49,13 @@ export interface CheckerDeps {
   options?: CheckerOptions;
 }
 
-/** A check's request with its secrets opened. */
-export interface CheckTarget {
-  url: string;
-  method: 'GET' | 'POST' | 'HEAD';
-  expectedStatusCodes: string;
-  timeoutMs: number;
-  followRedirects: boolean;
-  verifySsl: boolean;
-  headers: Record<string, string>;
-}
-
-interface Entry {
-  row: HealthCheckRow;
+interface Entry extends RestartState {
   target: CheckTarget;
   /** When the next run is due (ms, the injected clock); Infinity while disabled. */
   dueAt: number;
-  restartTimer: ReturnType<typeof setTimeout> | undefined;
-  guard: RestartGuard;
   running: boolean;
   dirty: boolean;
   resolvedUrl: string | null;
-  /** Set when the episode's cap or the safety window was reported (once per streak). */
-  reportedCap: boolean;
-  reportedWindow: boolean;
-  /** The last stop/start seen for the container was a stop: a user (or the CLI) stopped it. */
-  userStopped: boolean;
 }
 
 const keyOf = (hostId: string, name: string) => `${hostId}\u0000${name}`;
@@ -87,29 +67,36 @@ const JITTER = 0.05;
 
 /**
  * Runs every enabled HTTP health check at its interval from Berth's own process (spec 2 §4):
- * first runs spread over one interval, each later run jittered, a bounded number in flight.
- * Keeps the status in memory (counters written in batches, transitions at once), writes an
- * event and a live message on every transition, raises or resolves `health_check_failed`,
- * and restarts unhealthy containers within their episode cap and the safety window.
+ * first runs spread over one interval, each later run jittered, a bounded number in flight
+ * (check-runner.ts). Keeps the status in memory (counters written in batches, transitions at
+ * once; the policy in check-status.ts), writes an event and a live message on every
+ * transition, raises or resolves `health_check_failed`, and has unhealthy containers
+ * restarted within their episode cap and the safety window (check-restarts.ts).
  */
 export class HealthChecker {
   private readonly entries = new Map<string, Entry>();
   private readonly updating = new Set<string>();
-  private readonly ipCache = new Map<string, string>();
-  private readonly waiting: (() => void)[] = [];
-  private inFlight = 0;
+  private readonly runner: CheckRunner;
+  private readonly restarts: HealthRestarts;
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private tickTimer: ReturnType<typeof setInterval> | undefined;
   private unsubscribe: (() => void)[] = [];
   private stopped = false;
-  private readonly concurrency: number;
   private readonly now: () => number;
   private readonly random: () => number;
 
   constructor(private readonly deps: CheckerDeps) {
-    this.concurrency = deps.options?.concurrency ?? 32;
     this.now = deps.options?.now ?? Date.now;
     this.random = deps.options?.random ?? Math.random;
+    this.runner = new CheckRunner(deps.fleet, deps.options?.concurrency ?? 32);
+    this.restarts = new HealthRestarts({
+      ...deps,
+      now: this.now,
+      isCurrent: (e) => this.entries.get(keyOf(e.row.host_id, e.row.container_name)) === e,
+      isUpdating: (hostId, name) => this.isUpdating(hostId, name),
+      isStopped: () => this.stopped,
+      alert: (hostId, name, active, message) => this.alert(hostId, name, active, message),
+    });
   }
 
   /** Loads every stored check and starts the enabled ones, spread over their intervals. */
@@ -138,9 +125,7 @@ export class HealthChecker {
     for (const off of this.unsubscribe.splice(0)) off();
     clearInterval(this.flushTimer);
     clearInterval(this.tickTimer);
-    for (const e of this.entries.values()) {
-      clearTimeout(e.restartTimer);
-    }
+    for (const e of this.entries.values()) this.restarts.cancel(e);
     await this.flush();
   }
 
@@ -195,13 +180,13 @@ export class HealthChecker {
         await this.transition(prev, p.current_status as HealthStatus, 'unknown', 'Check changed');
       }
       prev.dueAt = Number.POSITIVE_INFINITY;
-      clearTimeout(prev.restartTimer);
+      this.restarts.cancel(prev);
       if (retarget) prev.guard.resetEpisode();
     }
     await this.deps.store.upsert(next);
     const entry = this.entryFor(next, target);
     this.schedule(entry, FIRST_CHECK_AFTER_SAVE_MS);
-    if (next.current_status === 'unhealthy') this.planRestart(entry);
+    if (next.current_status === 'unhealthy') this.restarts.plan(entry);
     return next;
   }
 
@@ -222,27 +207,6 @@ export class HealthChecker {
 
   isUpdating(hostId: string, name: string): boolean {
     return this.updating.has(keyOf(hostId, name));
-  }
-
-  /** `{container_ip}` resolved from inspect (the first network's address). */
-  async resolveUrl(hostId: string, c: ContainerSnapshot, url: string): Promise<string> {
-    if (!url.includes(CONTAINER_IP_PLACEHOLDER)) return url;
-    let ip = this.ipCache.get(c.fullId);
-    if (ip === undefined) {
-      const docker = this.deps.fleet.engine(hostId, { purpose: 'query' });
-      if (docker === null) throw new Error(`Host ${c.hostName} is offline`);
-      const info = await docker.getContainer(c.fullId).inspect();
-      // Newer engines drop the top-level IPAddress; the networks carry the address.
-      const settings = info.NetworkSettings as {
-        IPAddress?: string;
-        Networks?: Record<string, { IPAddress: string }>;
-      };
-      const nets = Object.values(settings.Networks ?? {});
-      ip = settings.IPAddress || nets.map((n) => n.IPAddress).find((a) => a !== '') || '';
-      if (ip === '') throw new Error('The container has no IP address for {container_ip}');
-      this.ipCache.set(c.fullId, ip);
-    }
-    return url.split(CONTAINER_IP_PLACEHOLDER).join(ip);
   }
 
   /** Writes the counters that changed since the last flush, in one transaction. */
@@ -302,12 +266,8 @@ export class HealthChecker {
   }
 
   private onContainer(hostId: string, action: string, name: string): void {
+    this.runner.containerChanged(hostId, action, name);
     const e = this.entries.get(keyOf(hostId, name));
-    if (action === 'start' || action === 'destroy') {
-      for (const c of this.deps.fleet.containers(hostId))
-        if (c.name === name) this.ipCache.delete(c.fullId);
-      if (action === 'destroy') this.ipCache.clear();
-    }
     if (e === undefined) return;
     if (action === 'stop') e.userStopped = true;
     if (action === 'start') e.userStopped = false;
@@ -330,71 +290,34 @@ export class HealthChecker {
     if (e.running || this.updating.has(keyOf(e.row.host_id, e.row.container_name))) return;
     if (this.skipReason(e) !== null) return;
     e.running = true;
-    await this.acquire();
     try {
-      if (this.stopped || e.row.enabled !== 1) return;
-      const c = this.deps.fleet.containerByName(e.row.host_id, e.row.container_name);
-      if (c === undefined || c.state !== 'running') return;
-      const result = await this.runOnce(e.row.host_id, c, e.target, (u) => (e.resolvedUrl = u));
-      if (this.entries.get(keyOf(e.row.host_id, e.row.container_name)) !== e) return;
-      await this.record(e, result);
+      await this.runner.inTurn(async () => {
+        if (this.stopped || e.row.enabled !== 1) return;
+        const c = this.deps.fleet.containerByName(e.row.host_id, e.row.container_name);
+        if (c === undefined || c.state !== 'running') return;
+        const result = await this.runOnce(e.row.host_id, c, e.target, (u) => (e.resolvedUrl = u));
+        if (this.entries.get(keyOf(e.row.host_id, e.row.container_name)) !== e) return;
+        await this.record(e, result);
+      });
     } finally {
       e.running = false;
-      this.release();
     }
   }
 
   /** One request for a target of this container (the scheduled run and the test call). */
-  async runOnce(
+  runOnce(
     hostId: string,
     c: ContainerSnapshot,
     target: CheckTarget,
-    onResolved: (url: string) => void = () => undefined,
+    onResolved?: (url: string) => void,
   ): Promise<ProbeResult & { resolvedUrl: string | null }> {
-    let url: string;
-    try {
-      url = await this.resolveUrl(hostId, c, target.url);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      return { healthy: false, message, statusCode: null, responseTimeMs: null, resolvedUrl: null };
-    }
-    onResolved(url);
-    return { ...(await probe({ ...target, url })), resolvedUrl: url };
-  }
-
-  private acquire(): Promise<void> {
-    if (this.inFlight < this.concurrency) {
-      this.inFlight++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next !== undefined) next();
-    else this.inFlight--;
+    return this.runner.runOnce(hostId, c, target, onResolved);
   }
 
   /** Counts a result and moves the status per spec 2 §4. */
   async record(e: Entry, result: ProbeResult): Promise<void> {
-    const at = new Date(this.now()).toISOString();
-    const r = e.row;
-    const old = r.current_status as HealthStatus;
-    const successes = result.healthy ? r.consecutive_successes + 1 : 0;
-    const failures = result.healthy ? 0 : r.consecutive_failures + 1;
-    let status: HealthStatus = old;
-    if (result.healthy && old !== 'healthy' && successes >= r.success_threshold) status = 'healthy';
-    if (!result.healthy && old !== 'unhealthy' && failures >= r.failure_threshold)
-      status = 'unhealthy';
-    // Updated in place: this runs a hundred times a second with a thousand checks.
-    r.last_checked_at = at;
-    if (result.healthy) r.last_success_at = at;
-    else r.last_failure_at = at;
-    r.consecutive_successes = successes;
-    r.consecutive_failures = failures;
-    r.last_response_time_ms = result.responseTimeMs;
-    r.last_error_message = result.healthy ? null : result.message;
+    const old = e.row.current_status as HealthStatus;
+    const status = countResult(e.row, result, new Date(this.now()).toISOString());
     e.dirty = true;
     if (status !== old) await this.transition(e, old, status, result.message);
   }
@@ -413,28 +336,18 @@ export class HealthChecker {
     const hostName = this.deps.fleet.host(hostId)?.name ?? null;
     const unhealthy = status === 'unhealthy';
     const failures = e.row.consecutive_failures;
-    await this.deps.events.record({
-      severity: unhealthy ? 'error' : 'info',
-      category: 'health_check',
-      event_type: 'state_change',
-      title: unhealthy
-        ? `Health check failing: ${name}`
-        : status === 'healthy'
-          ? `Health check passing: ${name}`
-          : `Health check reset: ${name}`,
-      message: unhealthy
-        ? `${failures} consecutive failure(s): ${message}`
-        : status === 'healthy'
-          ? message
-          : `${message}; waiting for the next result`,
-      old_state: old,
-      new_state: status,
-      host_id: hostId,
-      host_name: hostName,
-      container_id: c === undefined ? null : containerKey(hostId, c.id),
-      container_name: name,
-      triggered_by: 'system',
-    });
+    await this.deps.events.record(
+      statusChangeEvent({
+        hostId,
+        hostName,
+        containerId: c?.id ?? null,
+        name,
+        old,
+        status,
+        failures,
+        message,
+      }),
+    );
     this.deps.hub.publish({
       type: 'health_check_status_changed',
       data: {
@@ -449,12 +362,9 @@ export class HealthChecker {
     });
     if (unhealthy) {
       await this.alert(hostId, name, true, `Health check failing for ${name}: ${message}`);
-      this.planRestart(e);
+      this.restarts.plan(e);
     } else if (old === 'unhealthy') {
-      clearTimeout(e.restartTimer);
-      e.guard.resetEpisode();
-      e.reportedCap = false;
-      e.reportedWindow = false;
+      this.restarts.recovered(e);
       await this.alert(
         hostId,
         name,
@@ -480,151 +390,4 @@ export class HealthChecker {
       this.deps.log.warn({ err, name }, 'health_check_failed alert could not be raised');
     }
   }
-
-  private planRestart(e: Entry, delayMs = e.row.restart_retry_delay_seconds * 1000): void {
-    clearTimeout(e.restartTimer);
-    e.restartTimer = undefined;
-    if (this.stopped || e.row.enabled !== 1 || e.row.auto_restart_on_failure !== 1) return;
-    e.restartTimer = setTimeout(() => {
-      e.restartTimer = undefined;
-      this.restart(e).catch((err: unknown) =>
-        this.deps.log.warn(
-          { err, name: e.row.container_name },
-          'health restart failed unexpectedly',
-        ),
-      );
-    }, delayMs);
-    e.restartTimer.unref();
-  }
-
-  /** Restarts an unhealthy container if its episode cap and the safety window allow it. */
-  async restart(e: Entry): Promise<void> {
-    const { host_id: hostId, container_name: name } = e.row;
-    if (this.entries.get(keyOf(hostId, name)) !== e) return;
-    if (e.row.current_status !== 'unhealthy' || e.row.auto_restart_on_failure !== 1) return;
-    if (e.row.enabled !== 1 || e.userStopped) return;
-    const delay = e.row.restart_retry_delay_seconds * 1000;
-    if (this.updating.has(keyOf(hostId, name))) {
-      this.planRestart(e, delay);
-      return;
-    }
-    const c = this.deps.fleet.containerByName(hostId, name);
-    if (c === undefined) return;
-    const refusal = e.guard.check(e.row.max_restart_attempts);
-    if (refusal?.reason === 'episode_cap') {
-      if (!e.reportedCap) {
-        e.reportedCap = true;
-        await this.note(
-          e,
-          c,
-          'warning',
-          'auto_restart_failed',
-          `Berth gave up restarting ${name}`,
-          `${refusal.attempts} restart(s) in this unhealthy episode (max ${e.row.max_restart_attempts}); it stays unhealthy until the check passes`,
-        );
-      }
-      return;
-    }
-    if (refusal?.reason === 'safety_window') {
-      if (!e.reportedWindow) {
-        e.reportedWindow = true;
-        const text = `${refusal.recent} restarts in the last 10 minutes (safety window); Berth stopped restarting ${name}`;
-        await this.note(
-          e,
-          c,
-          'error',
-          'auto_restart_failed',
-          `Berth stopped restarting ${name}`,
-          text,
-        );
-        await this.alert(hostId, name, true, text);
-      }
-      this.planRestart(e, Math.max(delay, refusal.retryAt - this.now()));
-      return;
-    }
-    e.reportedWindow = false;
-    e.guard.record();
-    const attempt = e.guard.episodeAttempts;
-    try {
-      const docker = this.deps.fleet.engine(hostId, { purpose: 'action' });
-      if (docker === null) throw new Error(`host ${c.hostName} is offline`);
-      await docker.getContainer(c.fullId).restart();
-      await this.deps.fleet.refresh(hostId, c.id).catch(() => null);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      await this.note(
-        e,
-        c,
-        'error',
-        'auto_restart_failed',
-        `Health-check restart failed: ${name}`,
-        `Attempt ${attempt} of ${e.row.max_restart_attempts}: ${reason}`,
-      );
-      if (attempt < e.row.max_restart_attempts) this.planRestart(e, delay);
-      return;
-    }
-    await this.note(
-      e,
-      c,
-      'warning',
-      'auto_restart',
-      `Container restarted by health check: ${name}`,
-      `Attempt ${attempt} of ${e.row.max_restart_attempts} after ${e.row.consecutive_failures} consecutive failure(s): ${e.row.last_error_message ?? 'unhealthy'}`,
-    );
-    this.deps.hub.publish({
-      type: 'auto_restart_success',
-      data: { host_id: hostId, container_id: c.id, container_name: name, attempt },
-    });
-    // The next attempt waits the delay again and happens only if the check still fails;
-    // after the last one, the same wait reports the used-up episode once.
-    this.planRestart(e, delay);
-  }
-
-  private async note(
-    e: Entry,
-    c: ContainerSnapshot,
-    severity: 'info' | 'warning' | 'error',
-    eventType: string,
-    title: string,
-    message: string,
-  ): Promise<void> {
-    await this.deps.events.record({
-      severity,
-      category: 'container',
-      event_type: eventType,
-      title,
-      message,
-      host_id: e.row.host_id,
-      host_name: c.hostName,
-      container_id: containerKey(e.row.host_id, c.id),
-      container_name: e.row.container_name,
-      triggered_by: 'system',
-    });
-  }
-}
-
-export function statusOf(row: HealthStatusColumns): HealthStatusColumns {
-  return {
-    current_status: row.current_status,
-    last_checked_at: row.last_checked_at,
-    last_success_at: row.last_success_at,
-    last_failure_at: row.last_failure_at,
-    consecutive_successes: row.consecutive_successes,
-    consecutive_failures: row.consecutive_failures,
-    last_response_time_ms: row.last_response_time_ms,
-    last_error_message: row.last_error_message,
-  };
-}
-
-export function unknownStatus(): HealthStatusColumns {
-  return {
-    current_status: 'unknown',
-    last_checked_at: null,
-    last_success_at: null,
-    last_failure_at: null,
-    consecutive_successes: 0,
-    consecutive_failures: 0,
-    last_response_time_ms: null,
-    last_error_message: null,
-  };
 }

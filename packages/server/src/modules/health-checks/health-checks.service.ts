@@ -14,7 +14,9 @@ import {
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
-import { unknownStatus, type CheckTarget, type HealthChecker } from './checker.js';
+import type { CheckTarget } from './check-runner.js';
+import { statusOf, unknownStatus } from './check-status.js';
+import type { HealthChecker } from './checker.js';
 import type { HealthCheckRow, HealthChecksStore } from './health-checks.store.js';
 
 export interface HealthChecksDeps {
@@ -247,14 +249,8 @@ export class HealthChecksService {
       success_threshold: row.success_threshold,
       max_restart_attempts: row.max_restart_attempts,
       restart_retry_delay_seconds: row.restart_retry_delay_seconds,
+      ...statusOf(row),
       current_status: row.current_status as HealthStatus,
-      last_checked_at: row.last_checked_at,
-      last_success_at: row.last_success_at,
-      last_failure_at: row.last_failure_at,
-      consecutive_successes: row.consecutive_successes,
-      consecutive_failures: row.consecutive_failures,
-      last_response_time_ms: row.last_response_time_ms,
-      last_error_message: row.last_error_message,
       resolved_url: checker.resolvedUrl(c.hostId, c.name),
       restart_attempts: checker.restartAttempts(c.hostId, c.name),
       paused_reason: checker.pausedReason(c.hostId, c.name),
