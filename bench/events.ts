@@ -51,6 +51,9 @@ const insert = db.prepare(
    container_id, container_name, old_state, new_state, triggered_by) values (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 );
 const severities = ['info', 'info', 'info', 'warning', 'error'];
+// Spread over 58 days, inside the default 60-day retention: the server prunes nothing while
+// it is measured (bench/retention measures pruning a backlog).
+const SPACING_MS = Math.floor((58 * 86_400_000) / COUNT);
 const started = Date.now();
 const now = Date.now();
 db.transaction(() => {
@@ -58,7 +61,7 @@ db.transaction(() => {
     const host = i % 20;
     const container = i % 2000;
     insert.run(
-      new Date(now - (COUNT - i) * 30_000).toISOString(),
+      new Date(now - (COUNT - i) * SPACING_MS).toISOString(),
       severities[i % 5],
       i % 50 === 0 ? 'host' : 'container',
       i % 2 === 0 ? 'started' : 'died',

@@ -54,7 +54,17 @@ console.log(`seeded ${COUNT} events in ${((performance.now() - started) / 1000).
 const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
 const none = () => Promise.resolve(0);
 const chunks: [number, number][] = [];
+let merges = 0;
 const timed = {
+  pauseIndexMerging: () => events.pauseIndexMerging(),
+  resumeIndexMerging: () => events.resumeIndexMerging(),
+  mergeIndexStep: async (pages: number) => {
+    const t0 = performance.now();
+    const more = await events.mergeIndexStep(pages);
+    chunks.push([-pages, performance.now() - t0]);
+    merges++;
+    return more;
+  },
   pruneOlderThan: async (cutoff: string, limit: number) => {
     const t0 = performance.now();
     const n = await events.pruneOlderThan(cutoff, limit);
@@ -87,6 +97,7 @@ console.log(
     `longest single delete ${report.longestChunkMs.toFixed(1)} ms; ` +
     `event-loop delay max ${(lag.max / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`,
 );
+console.log(`${merges} index merge steps after the deletes`);
 if (process.env.CHUNKS) console.log(chunks.map(([n, ms]) => `${n}:${ms.toFixed(0)}`).join(' '));
 await events.close();
 await db.destroy();

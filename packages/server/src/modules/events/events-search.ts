@@ -1,5 +1,5 @@
 import type { BerthEvent, EventQuery } from '@berth/contracts';
-import { sql, type Compilable } from 'kysely';
+import { sql, type Compilable, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { badRequest, tooManyRequests } from '../../platform/http-errors.js';
 import { filters, likeEscaped, type EventsEb } from './events.store.js';
@@ -7,11 +7,12 @@ import {
   assertRunnableRegex,
   ftsPhrase,
   indexable,
+  joinedTextTestable,
   requiredLiteral,
   searchMode,
 } from './search-pattern.js';
 import { SearchPool } from './search-pool.js';
-import { CANDIDATES, type CompiledSql } from './search-worker.js';
+import { CANDIDATES, REGEX_FUNCTION, type CompiledSql } from './search-worker.js';
 
 /** How long one search may take, queueing included, before it is refused. */
 export const SEARCH_BUDGET_MS = 2000;
@@ -19,6 +20,9 @@ export const SEARCH_BUDGET_MS = 2000;
 const PAGE_BUDGET_MS = 10_000;
 
 const FIELDS = ['title', 'message', 'container_name', 'host_name'] as const;
+
+const anyFieldContains = (eb: EventsEb, text: string) =>
+  eb.or(FIELDS.map((f) => likeEscaped(sql.ref(f), text)));
 
 /** Ids whose indexed text contains the text (trigram index: case-insensitive substring). */
 const indexLookup = (text: string): CompiledSql => ({
@@ -28,14 +32,13 @@ const indexLookup = (text: string): CompiledSql => ({
 /** How many filtered rows the worker counts before it deems the selection large. */
 const PROBE_CAP = 20_001;
 
-/** The fields joined by newlines (one RE2 call rules most rows out), then each field. */
-const scanColumns = [
-  sql<string>`${sql.join(
-    FIELDS.map((f) => sql`coalesce(${sql.ref(f)}, '')`),
-    sql` || char(10) || `,
-  )}`.as('text'),
-  ...FIELDS,
-];
+/** The fields joined by newlines tested in SQL: one RE2 call rules most rows out. */
+const joinedFieldsMatch = sql<boolean>`${sql.raw(REGEX_FUNCTION)}(${sql.join(
+  FIELDS.map((f) => sql`coalesce(${sql.ref(f)}, '')`),
+  sql` || char(10) || `,
+)}) = 1`;
+/** What a regex scan reads of each row kept: every field, tested one by one. */
+const scanColumns = [...FIELDS];
 
 const compiled = (query: Compilable): CompiledSql => {
   const { sql: text, parameters } = query.compile();
@@ -115,20 +118,33 @@ export class EventSearch {
   }
 
   private textJob(q: EventQuery, text: string, now: number) {
-    const like = (eb: EventsEb) => eb.or(FIELDS.map((f) => likeEscaped(sql.ref(f), text)));
     return {
-      ...this.scans(q, now, [], (eb) => like(eb)),
+      // The index answers exactly what it was asked: its candidates need no second test.
+      ...this.scans(q, now, [], (eb) => anyFieldContains(eb, text), false),
       index: indexable(text) ? indexLookup(text) : null,
       regex: null,
+      joinedTest: false,
     };
   }
 
+  /**
+   * A scan keeps, in SQL, only rows that contain the pattern's required literal (ASCII, so
+   * LIKE's case folding agrees with the regex's) and whose joined fields match; the worker
+   * then tests each field of the few rows left.
+   */
   private regexJob(q: EventQuery, pattern: string, now: number) {
     const literal = requiredLiteral(pattern);
+    const joinedTest = joinedTextTestable(pattern);
+    const match = (eb: EventsEb) =>
+      eb.and([
+        ...(literal === null ? [] : [anyFieldContains(eb, literal)]),
+        ...(joinedTest ? [joinedFieldsMatch] : []),
+      ]);
     return {
-      ...this.scans(q, now, scanColumns, null),
+      ...this.scans(q, now, scanColumns, match, true),
       index: literal === null ? null : indexLookup(literal),
       regex: pattern,
+      joinedTest,
     };
   }
 
@@ -136,8 +152,9 @@ export class EventSearch {
   private scans(
     q: EventQuery,
     now: number,
-    columns: typeof scanColumns,
-    match: ((eb: EventsEb) => ReturnType<typeof likeEscaped> | ReturnType<EventsEb['or']>) | null,
+    columns: readonly (typeof FIELDS)[number][],
+    match: (eb: EventsEb) => Expression<SqlBool>,
+    matchCandidates: boolean,
   ) {
     const filtered = this.db.selectFrom('events').where((eb) => filters(eb, q, now));
     const probe = this.db
@@ -148,13 +165,14 @@ export class EventSearch {
         .select(['id', ...columns])
         .orderBy('timestamp', q.sort_order)
         .orderBy('id', q.sort_order);
-    const candidates = filtered.where(
+    const indexed = filtered.where(
       sql<boolean>`id in (select value from json_each(${CANDIDATES}))`,
     );
+    const candidates = matchCandidates ? indexed.where(match) : indexed;
     return {
       probe: compiled(probe),
       scanCandidates: compiled(ordered(candidates)),
-      scanAll: compiled(ordered(match === null ? filtered : filtered.where(match))),
+      scanAll: compiled(ordered(filtered.where(match))),
     };
   }
 

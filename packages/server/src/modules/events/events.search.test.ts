@@ -96,6 +96,42 @@ describe('event search', () => {
     expect(asc.body.events[0]?.title).toMatch(/app-49\d$/);
   });
 
+  it('gives the same answer as testing each field of each row, by index or by scan', async () => {
+    const seeded = [
+      ...Array.from({ length: SEEDED }, (_, i) => row(i)),
+      row(SEEDED, { title: 'Disk Alarm', message: 'Volume 95% full on /var/lib_data' }),
+      row(SEEDED + 1, { title: 'Plain', container_name: 'Payments-API', host_name: 'Rack-Zeta' }),
+    ];
+    const fields = ['title', 'message', 'container_name', 'host_name'] as const;
+    const expected = (pattern: string, since: number) => {
+      const re = new RegExp(pattern.replace('\\A', '^').replace('\\z', '$'), 'i');
+      return seeded.filter(
+        (r) => Date.parse(r.timestamp) >= since && fields.some((f) => re.test(r[f] ?? '')),
+      ).length;
+    };
+    for (const pattern of [
+      '^Exit code 3$', // the message field alone
+      'code [35]$',
+      '^node-[12]$', // the host name alone
+      '\\Apayments', // \A: no joined-text test
+      'died: app-4\\d\\d$', // a literal: the index when the selection is large
+      '^[a-z]+ [a-z]+: app-7$', // no literal: every row is tested
+      'app-1\\d\\sexit', // matches across fields joined by a newline, never in one field
+    ]) {
+      // All time: the index serves a literal; one hour (3,600 rows): the scan does. The hour
+      // starts between two rows, so the clock moving on cannot change the answer.
+      const hourAgo = now - 3_600_500;
+      for (const [extra, since] of [
+        ['', 0],
+        [`&start_date=${new Date(hourAgo).toISOString()}`, hourAgo],
+      ] as const) {
+        const res = await search(pattern, extra);
+        expect(res.status, pattern).toBe(200);
+        expect(res.body.total_count, `${pattern}${extra}`).toBe(expected(pattern, since));
+      }
+    }
+  });
+
   it('refuses regexes RE2 cannot run, naming the parameter', async () => {
     for (const [pattern, text] of [
       ['(a)\\1', 'search: Invalid regular expression'],
@@ -173,6 +209,7 @@ describe('search helpers', () => {
       scanCandidates: { sql: 'select 1', parameters: [] },
       scanAll: { sql: 'select 1', parameters: [] },
       regex: null,
+      joinedTest: false,
       offset: 0,
       limit: 1,
     });

@@ -74,6 +74,24 @@ export class EventsService {
     return this.store.pruneOlderThan(cutoff, limit);
   }
 
+  /**
+   * The trigram index merges its segments after every write. Deleting a backlog in many small
+   * chunks, that merging is most of the cost and the source of the long stalls, so retention
+   * pauses it for its run and then merges in bounded steps (`mergeIndexStep`).
+   */
+  pauseIndexMerging(): Promise<void> {
+    return this.store.setIndexAutomerge(false);
+  }
+
+  resumeIndexMerging(): Promise<void> {
+    return this.store.setIndexAutomerge(true);
+  }
+
+  /** About `pages` pages of merge work; false once nothing is left to merge. */
+  mergeIndexStep(pages: number): Promise<boolean> {
+    return this.store.mergeIndex(pages);
+  }
+
   /** Stops the search workers. */
   close(): Promise<void> {
     return this.search.close();

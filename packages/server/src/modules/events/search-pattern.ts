@@ -42,6 +42,13 @@ export function assertRunnableRegex(pattern: string): void {
   }
 }
 
+/**
+ * True when a match in one field is sure to match the fields joined by newlines in multiline
+ * mode, so that test can rule rows out first. `\A`, `\z` and inline flags anchor or fold
+ * differently there.
+ */
+export const joinedTextTestable = (pattern: string) => !/\\[Az]|\(\?/.test(pattern);
+
 /** An FTS5 phrase for the text: quoted, with quotes doubled, so no user text is FTS syntax. */
 export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 

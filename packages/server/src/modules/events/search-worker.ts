@@ -12,6 +12,8 @@ export interface CompiledSql {
 
 /** Stands for the JSON list of candidate ids in `scanCandidates`' parameters. */
 export const CANDIDATES = '\u0000candidates';
+/** The SQL function that tests a row's joined text with the job's regex (see `search`). */
+export const REGEX_FUNCTION = 'berth_regex';
 
 export interface SearchJob {
   kind: 'search';
@@ -29,6 +31,8 @@ export interface SearchJob {
   scanAll: CompiledSql;
   /** Tested on each scanned row when set; otherwise the SQL alone decides. */
   regex: string | null;
+  /** The scans' SQL calls `berth_regex(joined fields)` with `regex` in multiline mode. */
+  joinedTest: boolean;
   offset: number;
   limit: number;
 }
@@ -54,13 +58,33 @@ const CHECK_EVERY = 512;
 const SMALL_SELECTION = 20_000;
 /** When the index offers more candidates than this, a plain scan is cheaper. */
 const MAX_CANDIDATES = 50_000;
+/**
+ * How long reading the index may take before the plain scan is deemed cheaper: a phrase of
+ * common trigrams walks long posting lists before it yields its first ids.
+ */
+const INDEX_BUDGET_MS = 120;
+/**
+ * Reads through a memory map and a larger cache: counting or scanning a million rows then
+ * costs about half (the default 2 MB cache re-reads every page through system calls).
+ */
+const READ_PRAGMAS = ['mmap_size = 536870912', 'cache_size = -32768', 'busy_timeout = 5000'];
 
 let connection: { path: string; db: Database.Database } | null = null;
+/** The running job's regex over the joined fields (multiline), read by the SQL function. */
+let current: { regex: RE2; deadline: number; calls: number } | null = null;
+
+/** `berth_regex(text)`: 1 when the running job's regex matches; checks the clock meanwhile. */
+function regexMatches(text: unknown): number {
+  if (current === null || typeof text !== 'string') return 0;
+  check(++current.calls, current.deadline);
+  return current.regex.test(text) ? 1 : 0;
+}
 function open(path: string): Database.Database {
   if (connection?.path !== path) {
     connection?.db.close();
     const db = new Database(path, { readonly: true, fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
+    for (const pragma of READ_PRAGMAS) db.pragma(pragma);
+    db.function(REGEX_FUNCTION, { deterministic: true }, regexMatches);
     connection = { path, db };
   }
   return connection.db;
@@ -82,6 +106,7 @@ function candidates(db: Database.Database, job: SearchJob): string | null {
       .get(...job.probe.parameters),
   );
   if (selected <= SMALL_SELECTION) return null;
+  const giveUpAt = Math.min(job.deadline, Date.now() + INDEX_BUDGET_MS);
   const ids: number[] = [];
   const rows = db
     .prepare(job.index.sql)
@@ -90,15 +115,16 @@ function candidates(db: Database.Database, job: SearchJob): string | null {
   for (const id of rows as Iterable<number>) {
     if (ids.length >= MAX_CANDIDATES) return null;
     ids.push(id);
-    check(ids.length, job.deadline);
+    if (ids.length % CHECK_EVERY === 0 && Date.now() > giveUpAt) return null;
   }
   return JSON.stringify(ids);
 }
 
 /**
- * Scan rows are `[id]`, or for a regex `[id, fields joined by \n, ...fields]`. RE2 tests the
- * joined text once in multiline mode, which every per-field match also matches; only those
- * candidates are tested field by field.
+ * Scan rows are `[id]`, or for a regex `[id, ...fields]`. When `joinedTest` is set the scan's
+ * SQL already kept only rows whose fields, joined by newlines, match the regex in multiline
+ * mode (one RE2 call per row inside SQLite, without building a row object for the others;
+ * every per-field match also matches there); each field is then tested on its own.
  */
 function search(db: Database.Database, job: SearchJob) {
   const ids = candidates(db, job);
@@ -110,24 +136,26 @@ function search(db: Database.Database, job: SearchJob) {
           parameters: job.scanCandidates.parameters.map((p) => (p === CANDIDATES ? ids : p)),
         };
   const field = job.regex === null ? null : new RE2(job.regex, 'i');
-  // \A, \z and inline flags anchor differently in multiline mode: test fields only.
-  const whole =
-    job.regex === null || /\\[Az]|\(\?/.test(job.regex) ? null : new RE2(job.regex, 'im');
+  current =
+    job.regex !== null && job.joinedTest
+      ? { regex: new RE2(job.regex, 'im'), deadline: job.deadline, calls: 0 }
+      : null;
   const pageIds: number[] = [];
   let total = 0;
   let seen = 0;
-  for (const row of db
-    .prepare(scan.sql)
-    .raw()
-    .iterate(...scan.parameters) as Iterable<unknown[]>) {
-    check(++seen, job.deadline);
-    const [id, text, ...fields] = row as [number, string, ...(string | null)[]];
-    if (field !== null) {
-      if (whole !== null && !whole.test(text)) continue;
-      if (!fields.some((f) => f !== null && field.test(f))) continue;
+  try {
+    for (const row of db
+      .prepare(scan.sql)
+      .raw()
+      .iterate(...scan.parameters) as Iterable<unknown[]>) {
+      check(++seen, job.deadline);
+      const [id, ...fields] = row as [number, ...(string | null)[]];
+      if (field !== null && !fields.some((f) => f !== null && field.test(f))) continue;
+      if (total >= job.offset && pageIds.length < job.limit) pageIds.push(id);
+      total++;
     }
-    if (total >= job.offset && pageIds.length < job.limit) pageIds.push(id);
-    total++;
+  } finally {
+    current = null;
   }
   const byId = new Map<unknown, Record<string, unknown>>(
     (

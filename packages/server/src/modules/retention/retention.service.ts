@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Cron } from 'croner';
 
 /** Deletes at most `limit` rows; answers how many went. */
@@ -13,7 +13,12 @@ export interface RetentionDeps {
       unused_tag_retention_days: number;
     };
   };
-  events: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
+  events: {
+    pruneOlderThan(cutoff: string, limit: number): Promise<number>;
+    pauseIndexMerging(): Promise<void>;
+    resumeIndexMerging(): Promise<void>;
+    mergeIndexStep(pages: number): Promise<boolean>;
+  };
   batch: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
   alerts: { pruneResolvedBefore(cutoff: string, limit: number): Promise<number> };
   auth: { pruneExpiredSessions(limit: number): Promise<number> };
@@ -42,6 +47,13 @@ const TARGET_CHUNK_MS = 8;
 const MIN_CHUNK = 50;
 const MAX_CHUNK = 20_000;
 const FIRST_CHUNK = 500;
+/** Index pages one merge step writes (about 4 MB): a few milliseconds. */
+const MERGE_PAGES = 1000;
+/**
+ * After each chunk retention rests as long as the chunk took (up to this), so it uses at
+ * most half of the thread and requests in between never queue behind a run of chunks.
+ */
+const MAX_REST_MS = 50;
 /** The nightly run: 03:00 local time, when a home server is quiet. */
 const NIGHTLY = '0 3 * * *';
 
@@ -107,7 +119,7 @@ export class RetentionService {
     const cutoff = (days: number) => new Date(this.now() - days * DAY_MS).toISOString();
     if (eventDays > 0) {
       const before = cutoff(eventDays);
-      report.events = await this.drain((n) => this.deps.events.pruneOlderThan(before, n), report);
+      report.events = await this.pruneEvents(before, report);
       report.batch = await this.drain((n) => this.deps.batch.pruneOlderThan(before, n), report);
     }
     if (alertDays > 0) {
@@ -126,6 +138,27 @@ export class RetentionService {
     return report;
   }
 
+  /** Old events with the index's merging paused, then the merges it saved, step by step. */
+  private async pruneEvents(before: string, report: RetentionReport): Promise<number> {
+    const { events } = this.deps;
+    await events.pauseIndexMerging();
+    let removed: number;
+    try {
+      removed = await this.drain((n) => events.pruneOlderThan(before, n), report);
+    } finally {
+      await events.resumeIndexMerging();
+    }
+    while (!this.stopped) {
+      const started = performance.now();
+      const merged = await events.mergeIndexStep(MERGE_PAGES);
+      const took = performance.now() - started;
+      report.longestChunkMs = Math.max(report.longestChunkMs, took);
+      if (!merged) break;
+      await rest(took);
+    }
+    return removed;
+  }
+
   /** Deletes chunk by chunk until nothing is left (or retention stops); answers the count. */
   private async drain(deleteChunk: DeleteChunk, report: RetentionReport): Promise<number> {
     let total = 0;
@@ -137,11 +170,13 @@ export class RetentionService {
       total += removed;
       if (removed === 0) break;
       this.chunk = nextChunkSize(this.chunk, removed, took);
-      await yieldToEventLoop();
+      await rest(took);
     }
     return total;
   }
 }
+
+const rest = (tookMs: number) => sleep(Math.min(MAX_REST_MS, Math.max(1, tookMs)));
 
 /** Scales the chunk toward the target time; grows only after a full chunk. */
 export function nextChunkSize(chunk: number, removed: number, tookMs: number): number {

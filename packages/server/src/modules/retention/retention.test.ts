@@ -1,3 +1,4 @@
+import { eventQuerySchema } from '@berth/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.js';
@@ -5,6 +6,7 @@ import { nextChunkSize } from './retention.service.js';
 
 let t: TestApp;
 const DAY = 86_400_000;
+const eventQueryDefaults = eventQuerySchema.parse({});
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 
 beforeAll(async () => {
@@ -109,6 +111,17 @@ describe('retention', () => {
       (await db().selectFrom('alerts').select('id').orderBy('id').execute()).map((r) => r.id),
     ).toEqual(['new-resolved', 'old-open']);
     expect(await count('sessions')).toBe(before);
+    // The search index merges again afterwards, is whole, and still finds what is left.
+    const automerge = await sql<{
+      v: number;
+    }>`select v from events_fts_config where k = 'automerge'`.execute(db());
+    expect(automerge.rows[0]?.v).toBe(4);
+    await sql`insert into events_fts(events_fts) values ('integrity-check')`.execute(db());
+    const found = await t.app.services.events.query({
+      ...eventQueryDefaults,
+      search: 'event 10 ',
+    });
+    expect(found.total_count).toBe(5);
   });
 
   it('keeps everything at 0 days and applies a changed setting on the next run', async () => {
