@@ -77,6 +77,6 @@ export function createEventsStore(db: Db) {
 }
 
 const totalChanges = async (db: Db) =>
-  Number((await sql<{ n: number }>`select total_changes() as n`.execute(db)).rows[0]?.n ?? 0);
+  (await sql<{ n: number }>`select total_changes() as n`.execute(db)).rows[0]?.n ?? 0;
 
 export type EventsStore = ReturnType<typeof createEventsStore>;
