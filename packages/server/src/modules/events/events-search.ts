@@ -73,6 +73,7 @@ export class EventSearch {
       deadline,
       offset: q.offset,
       limit: q.limit,
+      descending: q.sort_order === 'desc',
       ...(regex ? this.regexJob(q, search, now) : this.textJob(q, search, now)),
     });
     if (outcome.ok) return { rows: outcome.rows as BerthEvent[], total: outcome.total };
@@ -118,13 +119,25 @@ export class EventSearch {
   }
 
   private textJob(q: EventQuery, text: string, now: number) {
+    const index = indexable(text);
     return {
       // The index answers exactly what it was asked: its candidates need no second test.
       ...this.scans(q, now, [], (eb) => anyFieldContains(eb, text), false),
-      index: indexable(text) ? indexLookup(text) : null,
+      index: index ? indexLookup(text) : null,
+      indexMatches: index ? compiled(this.indexMatches(q, text, now)) : null,
       regex: null,
       joinedTest: false,
     };
+  }
+
+  /** `[id, timestamp]` of the events the index finds for the text among those the filters select. */
+  private indexMatches(q: EventQuery, text: string, now: number) {
+    return this.db
+      .selectFrom('events')
+      .innerJoin(sql<{ rowid: number }>`events_fts`.as('f'), 'f.rowid', 'events.id')
+      .where(sql<boolean>`events_fts match ${ftsPhrase(text)}`)
+      .where((eb) => filters(eb, q, now))
+      .select(['events.id', 'events.timestamp']);
   }
 
   /**
@@ -143,6 +156,7 @@ export class EventSearch {
     return {
       ...this.scans(q, now, scanColumns, match, true),
       index: literal === null ? null : indexLookup(literal),
+      indexMatches: null,
       regex: pattern,
       joinedTest,
     };

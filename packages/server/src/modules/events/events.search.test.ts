@@ -132,6 +132,25 @@ describe('event search', () => {
     }
   });
 
+  it('pages a substring search in order, read from the index or scanned', async () => {
+    const hourAgo = new Date(now - 3_600_500).toISOString();
+    for (const order of ['desc', 'asc'] as const) {
+      const all = await search('died: app-4', `&sort_order=${order}`);
+      const paged = await search('died: app-4', `&sort_order=${order}&offset=3`);
+      const scanned = await search('died: app-4', `&sort_order=${order}&start_date=${hourAgo}`);
+      // Odd i (died) with i % 500 odd and in 40..49 or 400..499: 55 in every 500 rows.
+      expect(all.body.total_count).toBe(2200);
+      expect(paged.body.events.slice(0, 2).map((e) => e.id)).toEqual(
+        all.body.events.slice(3, 5).map((e) => e.id),
+      );
+      for (const res of [all, paged, scanned]) {
+        const stamps = res.body.events.map((e) => e.timestamp);
+        const sorted = [...stamps].sort();
+        expect(stamps).toEqual(order === 'asc' ? sorted : sorted.reverse());
+      }
+    }
+  });
+
   it('refuses regexes RE2 cannot run, naming the parameter', async () => {
     for (const [pattern, text] of [
       ['(a)\\1', 'search: Invalid regular expression'],
@@ -208,6 +227,8 @@ describe('search helpers', () => {
       index: null,
       scanCandidates: { sql: 'select 1', parameters: [] },
       scanAll: { sql: 'select 1', parameters: [] },
+      indexMatches: null,
+      descending: true,
       regex: null,
       joinedTest: false,
       offset: 0,

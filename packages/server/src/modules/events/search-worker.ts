@@ -25,6 +25,13 @@ export interface SearchJob {
   probe: CompiledSql;
   /** Ids the trigram index says contain the text or the regex's literal; null: no index use. */
   index: CompiledSql | null;
+  /**
+   * For a substring search, `[id, timestamp]` of every row the index matches and the filters
+   * select: the index answers a substring exactly, so no row needs a second test.
+   */
+  indexMatches: CompiledSql | null;
+  /** Newest first (the scans' order; `indexMatches` is ordered here). */
+  descending: boolean;
   /** The ordered scan limited to the index's candidates. */
   scanCandidates: CompiledSql;
   /** The ordered scan of every row the filters select. */
@@ -97,27 +104,89 @@ const check = (n: number, deadline: number) => {
 };
 
 /** The candidate ids as JSON, or null when scanning the filtered rows is the cheaper way. */
-function candidates(db: Database.Database, job: SearchJob): string | null {
-  if (job.index === null) return null;
-  const selected = Number(
-    db
-      .prepare(job.probe.sql)
-      .pluck()
-      .get(...job.probe.parameters),
-  );
-  if (selected <= SMALL_SELECTION) return null;
-  const giveUpAt = Math.min(job.deadline, Date.now() + INDEX_BUDGET_MS);
+/** True when the filters alone select more rows than scanning them beats reading the index. */
+function selectsMany(db: Database.Database, job: SearchJob): boolean {
+  if (job.index === null) return false;
+  const selected = db
+    .prepare(job.probe.sql)
+    .pluck()
+    .get(...job.probe.parameters);
+  return Number(selected) > SMALL_SELECTION;
+}
+
+/** The candidate ids as JSON, or null when scanning the filtered rows is the cheaper way. */
+function candidates(db: Database.Database, index: CompiledSql, deadline: number): string | null {
+  const giveUpAt = Math.min(deadline, Date.now() + INDEX_BUDGET_MS);
   const ids: number[] = [];
   const rows = db
-    .prepare(job.index.sql)
+    .prepare(index.sql)
     .pluck()
-    .iterate(...job.index.parameters);
+    .iterate(...index.parameters);
   for (const id of rows as Iterable<number>) {
     if (ids.length >= MAX_CANDIDATES) return null;
     ids.push(id);
     if (ids.length % CHECK_EVERY === 0 && Date.now() > giveUpAt) return null;
   }
   return JSON.stringify(ids);
+}
+
+type Match = [id: number, timestamp: string];
+
+/**
+ * A substring search over a large selection: every match comes from the index with its
+ * timestamp (far cheaper than testing each selected row), the page is picked in memory.
+ */
+function fromIndex(db: Database.Database, job: SearchJob, matches: CompiledSql) {
+  const found: Match[] = [];
+  for (const row of db
+    .prepare(matches.sql)
+    .raw()
+    .iterate(...matches.parameters) as Iterable<Match>) {
+    found.push(row);
+    check(found.length, job.deadline);
+  }
+  const sign = job.descending ? -1 : 1;
+  const order = (a: Match, b: Match) => sign * (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]);
+  const page = firstInOrder(found, job.offset + job.limit, order).slice(job.offset);
+  return {
+    rows: rowsById(
+      db,
+      page.map(([id]) => id),
+    ),
+    total: found.length,
+  };
+}
+
+/** The first `k` items in order, without sorting them all when k is small. */
+function firstInOrder<T>(items: T[], k: number, order: (a: T, b: T) => number): T[] {
+  if (k * 8 > items.length) return items.sort(order).slice(0, k);
+  const best: T[] = [];
+  for (const item of items) {
+    const worst = best[best.length - 1];
+    if (best.length >= k && worst !== undefined && order(item, worst) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (order(best[mid] as T, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
+/** Full rows for the page's ids, in the page's order. */
+function rowsById(db: Database.Database, ids: number[]): Record<string, unknown>[] {
+  const byId = new Map<unknown, Record<string, unknown>>(
+    (
+      db
+        .prepare('select * from events where id in (select value from json_each(?))')
+        .all(JSON.stringify(ids)) as Record<string, unknown>[]
+    ).map((r) => [r.id, r]),
+  );
+  return ids.flatMap<Record<string, unknown>>((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -127,7 +196,9 @@ function candidates(db: Database.Database, job: SearchJob): string | null {
  * every per-field match also matches there); each field is then tested on its own.
  */
 function search(db: Database.Database, job: SearchJob) {
-  const ids = candidates(db, job);
+  const many = selectsMany(db, job);
+  if (many && job.indexMatches !== null) return fromIndex(db, job, job.indexMatches);
+  const ids = many && job.index !== null ? candidates(db, job.index, job.deadline) : null;
   const scan =
     ids === null
       ? job.scanAll
@@ -157,15 +228,7 @@ function search(db: Database.Database, job: SearchJob) {
   } finally {
     current = null;
   }
-  const byId = new Map<unknown, Record<string, unknown>>(
-    (
-      db
-        .prepare('select * from events where id in (select value from json_each(?))')
-        .all(JSON.stringify(pageIds)) as Record<string, unknown>[]
-    ).map((r) => [r.id, r]),
-  );
-  const rows = pageIds.flatMap<Record<string, unknown>>((id) => byId.get(id) ?? []);
-  return { rows, total };
+  return { rows: rowsById(db, pageIds), total };
 }
 
 /** Counting a million rows takes a while; here it delays no other request. */
