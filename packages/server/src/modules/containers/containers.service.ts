@@ -9,6 +9,7 @@ import {
 import type Docker from 'dockerode';
 import { describeEngineError } from '../../docker/index.js';
 import { conflict, HttpError, notFound } from '../../platform/http-errors.js';
+import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
 
@@ -79,16 +80,11 @@ export class ContainersService {
 
   /** Container tags (user and derived) containing q, most used first. */
   suggestTags(q: string, limit: number): string[] {
-    const counts = new Map<string, number>();
-    for (const c of this.fleet.listContainers()) {
-      for (const tag of c.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-    }
-    const needle = q.trim().toLowerCase();
-    return [...counts.entries()]
-      .filter(([tag]) => tag.includes(needle))
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, limit)
-      .map(([tag]) => tag);
+    return suggestTags(
+      this.fleet.listContainers().map((c) => c.tags),
+      q,
+      limit,
+    );
   }
 
   /** Runs the action on the engine, records who did it, and pushes the change at once. */

@@ -4,6 +4,7 @@ import type { EngineEndpoint } from '../../docker/index.js';
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { SecretBox } from '../../platform/secret-box.js';
+import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
 import { MAX_HOST_TAGS } from '@berth/contracts';
 import type { HostRow, HostsStore } from './hosts.store.js';
@@ -233,16 +234,7 @@ export class HostsService {
 
   /** Host tags containing q, most used first. */
   async suggestTags(q: string, limit: number): Promise<string[]> {
-    const counts = new Map<string, number>();
-    for (const row of await this.store.list()) {
-      for (const tag of tagsOf(row)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-    }
-    const needle = q.trim().toLowerCase();
-    return [...counts.entries()]
-      .filter(([tag]) => tag.includes(needle))
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, limit)
-      .map(([tag]) => tag);
+    return suggestTags((await this.store.list()).map(tagsOf), q, limit);
   }
 
   /** Persists what the monitor learnt about the engine, for display while offline. */
