@@ -3,6 +3,8 @@ import type { ContainerInspectInfo, ImageInspectInfo } from 'dockerode';
 import { PullProgress, type LayerProgress, type PullEvent } from './pull-progress.js';
 import { buildCreateOptions } from './recreate.js';
 import type { Credentials } from './registry.js';
+import { isConnectionLost, restoreBackup, type Backup } from './restore.js';
+import { errText } from './updates-context.js';
 
 export type Stage =
   | 'starting'
@@ -49,13 +51,9 @@ export type ExecuteResult =
       versionFailed: boolean;
       /** Ids after the attempt (the old container back under its name, normally). */
       containerId: string;
+      /** The engine went away before the old container was put back: finish when it returns. */
+      pending: Backup | null;
     };
-
-const errText = (err: unknown): string => {
-  const e = err as { json?: { message?: unknown }; message?: string };
-  const m = e.json?.message;
-  return typeof m === 'string' ? m : String(e.message ?? err);
-};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -147,6 +145,7 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
       detail: `Could not read the container: ${errText(err)}`,
       versionFailed: false,
       containerId: a.containerId,
+      pending: null,
     };
   }
   const name = old.Name.replace(/^\//, '');
@@ -157,6 +156,7 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
     detail,
     versionFailed,
     containerId: old.Id,
+    pending: null,
   });
 
   if (a.pull) {
@@ -171,10 +171,10 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
         );
       });
     } catch (err) {
-      return unchanged(
-        'Failed to pull the new image',
-        `${errText(err)}. The container was not touched.`,
-      );
+      const why = isConnectionLost(err)
+        ? `The engine stopped answering (${errText(err)})`
+        : errText(err);
+      return unchanged('Failed to pull the new image', `${why}. The container was not touched.`);
     }
   }
   hooks.stage('configuring', 55, 'Reading container configuration');
@@ -190,22 +190,19 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
     return unchanged('Container update failed', `${errText(err)}. The container was not touched.`);
   }
 
-  const backupName = `${name}-berth-old-${Date.now()}`;
+  const since = Date.now();
+  const backupName = `${name}-berth-old-${since}`;
   const oldC = docker.getContainer(old.Id);
   let newId: string | null = null;
-  let renamed = false;
-  let stopped = false;
-  let failure: string;
+  let failure: unknown;
   let versionFailed = false;
   try {
     hooks.stage('backup', 60, 'Stopping container and keeping it as a backup');
     if (wasRunning) {
       if (old.State.Paused) await oldC.unpause();
       await oldC.stop({ t: (old.Config as { StopTimeout?: number }).StopTimeout ?? 10 });
-      stopped = true;
     }
     await oldC.rename({ name: backupName });
-    renamed = true;
     hooks.stage('creating', 65, 'Creating new container');
     const created = await docker.createContainer(options.options);
     newId = created.id;
@@ -235,45 +232,32 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
       oldImage: old.Config.Image,
     };
   } catch (err) {
-    failure = errText(err);
+    failure = err;
   }
 
   // Put the old container back exactly as it was.
   hooks.stage('rolling_back', 90, 'Update failed, restoring the previous container');
-  const problems: string[] = [];
-  if (newId !== null) {
-    await docker
-      .getContainer(newId)
-      .remove({ force: true, v: false })
-      .catch((err: unknown) =>
-        problems.push(`could not remove the new container: ${errText(err)}`),
-      );
-  }
-  if (renamed) {
-    await oldC
-      .rename({ name })
-      .catch((err: unknown) =>
-        problems.push(`could not rename ${backupName} back to ${name}: ${errText(err)}`),
-      );
-  }
-  if (stopped) {
-    await oldC
-      .start()
-      .catch((err: unknown) => problems.push(`could not start the old container: ${errText(err)}`));
-  }
+  const backup: Backup = { oldId: old.Id, name, wasRunning, image: a.image, since, newId };
+  const { problems, unreachable } = await restoreBackup(docker, backup);
   hooks.stage(
     problems.length === 0 ? 'rolled_back' : 'failed',
     100,
     problems.length === 0 ? 'Update failed; previous container restored' : 'Update failed',
   );
+  const lost = isConnectionLost(failure);
   return {
     ok: false,
-    message: `Container update failed: ${failure}`,
+    message: lost
+      ? `Container update failed: the engine stopped answering (${errText(failure)})`
+      : `Container update failed: ${errText(failure)}`,
     detail:
       problems.length === 0
         ? 'The update failed and your container has been automatically restored to its previous state.'
-        : `The update failed and restoring the previous container did not fully succeed (${problems.join('; ')}).`,
-    versionFailed,
+        : unreachable
+          ? `The engine stopped answering before the previous container was restored. It is kept, never removed, and put back as it was (its name${wasRunning ? ', running' : ''}) when the host returns.`
+          : `The update failed and restoring the previous container did not fully succeed (${problems.join('; ')}).`,
+    versionFailed: versionFailed && !lost,
     containerId: old.Id,
+    pending: unreachable ? backup : null,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dailyCheckJob } from './updates.service.js';
+import { dailyCheckJob } from './schedule.js';
 
 describe('daily update check schedule', () => {
   it('runs at update_check_time on the clock timezone_offset minutes east of UTC', () => {

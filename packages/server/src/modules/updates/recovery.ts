@@ -1,0 +1,85 @@
+import { containerKey } from '@berth/contracts';
+import { restoreBackup, type Backup } from './restore.js';
+import { updatingKey, type UpdatesContext } from './updates-context.js';
+
+/**
+ * Updates cut short. The ones this process saw lose their engine are remembered and finished
+ * when the host returns (new container removed, old one named and running as before); a
+ * backup left by any other interruption (Berth itself went down) gets its name back when the
+ * name is free. Never removes the old container.
+ */
+export class InterruptedUpdates {
+  private readonly pending = new Map<string, Backup[]>();
+
+  constructor(private readonly ctx: UpdatesContext) {}
+
+  remember(hostId: string, backup: Backup): void {
+    this.pending.set(hostId, [...(this.pending.get(hostId) ?? []), backup]);
+  }
+
+  async recover(hostId: string): Promise<void> {
+    const r = this.ctx.r;
+    const docker = r.fleet.engine(hostId, { purpose: 'action' });
+    if (docker === null) return;
+    const hostName = r.fleet.host(hostId)?.name ?? null;
+    const event = (name: string, id: string, title: string, message: string) =>
+      r.record({
+        category: 'container',
+        host_id: hostId,
+        host_name: hostName,
+        container_id: containerKey(hostId, id.slice(0, 12)),
+        container_name: name,
+        triggered_by: 'system',
+        severity: 'warning',
+        event_type: 'update_interrupted',
+        title,
+        message,
+      });
+
+    const waiting = this.pending.get(hostId) ?? [];
+    this.pending.delete(hostId);
+    for (const b of waiting) {
+      const { problems, unreachable } = await restoreBackup(docker, b);
+      if (unreachable) {
+        this.remember(hostId, b);
+        continue;
+      }
+      await event(
+        b.name,
+        b.oldId,
+        problems.length === 0
+          ? `Container ${b.name} restored after an interrupted update`
+          : `Container ${b.name} only partly restored after an interrupted update`,
+        problems.length === 0
+          ? `The engine was lost during the update; the previous container is back${b.wasRunning ? ' and running' : ''}.`
+          : problems.join('; '),
+      );
+    }
+
+    const all = await docker.listContainers({ all: true });
+    const names = new Set(all.flatMap((c) => c.Names.map((n) => n.replace(/^\//, ''))));
+    for (const c of all) {
+      const name = c.Names[0]?.replace(/^\//, '') ?? '';
+      const m = /^(.+)-berth-old-\d+$/.exec(name);
+      if (m?.[1] === undefined || this.ctx.updating.has(updatingKey(hostId, m[1]))) continue;
+      const original = m[1];
+      if (names.has(original)) {
+        await event(
+          original,
+          c.Id,
+          `Backup ${name} of ${original} left by an interrupted update`,
+          `Both ${original} and ${name} exist; check ${original} and remove the backup.`,
+        );
+        continue;
+      }
+      await docker.getContainer(c.Id).rename({ name: original });
+      names.add(original);
+      await event(
+        original,
+        c.Id,
+        `Container ${original} restored after an interrupted update`,
+        `The update was cut short; ${name} got its name back.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import type { FloatingTagMode, WritableSettings } from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { notFound } from '../../platform/http-errors.js';
+import type { LiveHub } from '../../platform/live-hub.js';
+import type { SecretBox } from '../../platform/secret-box.js';
+import type { EventInput } from '../events/index.js';
+import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
+import { credentialsFor } from './credentials.js';
+import { RegistryClient } from './registry.js';
+import { CheckRun } from './update-check.js';
+import type { UpdatesStore } from './updates.store.js';
+
+export type ImageCheck =
+  | {
+      kind: 'checked';
+      updateAvailable: boolean;
+      currentDigest: string | null;
+      latestDigest: string;
+    }
+  | { kind: 'local' };
+
+/** The alert engine's entry points, when the alerts module provides them. */
+export interface UpdateAlertsPort {
+  signal(s: {
+    kind: 'update_available' | 'update_completed' | 'update_failed';
+    hostId: string;
+    containerName: string;
+    active: boolean;
+    message: string;
+    /** Handed on to the notification; `trigger: 'manual'` is never notified. */
+    context?: Record<string, string | number | null>;
+  }): Promise<void>;
+}
+
+/** What the updates module needs once the monitor exists. */
+export interface UpdatesRuntime {
+  fleet: Fleet;
+  settings: {
+    get(): WritableSettings;
+    onChange(l: (s: WritableSettings, keys: string[]) => void): () => void;
+  };
+  /** auto_update_enabled / floating_tag_mode, keyed by host and name. */
+  containerSettings: {
+    get(
+      hostId: string,
+      name: string,
+    ): { auto_update_enabled: number; floating_tag_mode: string } | undefined;
+  };
+  setAutoUpdate: (
+    hostId: string,
+    containerId: string,
+    enabled: boolean,
+    mode: FloatingTagMode,
+    username: string,
+  ) => Promise<unknown>;
+  record: (event: EventInput) => Promise<unknown>;
+  hub: LiveHub;
+  log: FastifyBaseLogger;
+  alerts?: UpdateAlertsPort;
+  /** Told while a container is being updated (alert suppression, health-check pause). */
+  onUpdating?: ((hostId: string, name: string, updating: boolean) => void)[];
+}
+
+export const COMPOSE_LABEL = 'com.docker.compose.project';
+
+export const errText = (err: unknown): string => {
+  const e = err as { json?: { message?: unknown }; message?: string };
+  const m = e.json?.message;
+  return typeof m === 'string' ? m : String(e.message ?? err);
+};
+
+/** A container being updated, by host and name (settings follow the name, not the id). */
+export const updatingKey = (hostId: string, name: string) => `${hostId}\u0000${name}`;
+
+/**
+ * What the parts of the updates module share: the store, the secret box, the runtime once
+ * attached, and which containers are being updated right now.
+ */
+export class UpdatesContext {
+  rt: UpdatesRuntime | null = null;
+  readonly updating = new Set<string>();
+  /** How long a container without HEALTHCHECK must keep running to count as healthy. */
+  settleMs = 10_000;
+
+  constructor(
+    readonly store: UpdatesStore,
+    readonly secrets: SecretBox,
+  ) {}
+
+  get r(): UpdatesRuntime {
+    if (this.rt === null) throw new Error('updates service used before attach()');
+    return this.rt;
+  }
+
+  find(hostId: string, containerId: string): ContainerSnapshot {
+    if (this.r.fleet.host(hostId) === undefined) throw notFound('Host not found');
+    const c = this.r.fleet.container(hostId, containerId);
+    if (c === undefined) throw notFound('Container not found');
+    return c;
+  }
+
+  modeOf(c: ContainerSnapshot): FloatingTagMode {
+    const m = this.r.containerSettings.get(c.hostId, c.name)?.floating_tag_mode;
+    return m === 'patch' || m === 'minor' || m === 'latest' ? m : 'exact';
+  }
+
+  autoEnabled(c: ContainerSnapshot): boolean {
+    return this.r.containerSettings.get(c.hostId, c.name)?.auto_update_enabled === 1;
+  }
+
+  newRun(trigger: CheckRun['trigger'] = 'manual'): CheckRun {
+    return new CheckRun(
+      new RegistryClient({
+        credentials: (registry) => credentialsFor(this.store, this.secrets, registry),
+      }),
+      trigger,
+    );
+  }
+}
