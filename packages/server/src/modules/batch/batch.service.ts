@@ -146,18 +146,15 @@ export class BatchService {
       [...byHost.values()].map((hostItems) =>
         runPool(hostItems, PER_HOST_CONCURRENCY, async (item) => {
           await this.setItem(job, item, { status: 'running', message: null });
+          const stages = this.stageRecorder(job, item);
           const outcome = await this.perform(
             job.action as BatchAction,
             item,
             params,
             username,
-            // Live only (an update's stages): the stored item keeps its final message.
-            (message) =>
-              this.deps.hub.publish({
-                type: 'batch_item_update',
-                data: { ...item, status: 'running', message, job_id: job.id },
-              }),
+            stages.progress,
           );
+          await stages.settled();
           await this.setItem(job, item, outcome);
           this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) });
         }),
@@ -172,7 +169,7 @@ export class BatchService {
     item: BatchItem,
     params: Record<string, unknown>,
     username: string,
-    progress: (message: string) => void = () => undefined,
+    progress: (message: string, stage: string) => void = () => undefined,
   ): Promise<Outcome> {
     const host = this.deps.fleet.host(item.host_id);
     if (host === undefined) return { status: 'failed', message: 'Host not found' };
@@ -220,7 +217,7 @@ export class BatchService {
           const res = await this.deps.updates.execute(c.hostId, c.id, {
             force: false,
             username,
-            onStage: (_stage, percent, message) => progress(`${message} (${percent}%)`),
+            onStage: (stage, percent, message) => progress(`${message} (${percent}%)`, stage),
           });
           if (res.status === 'success')
             return {
@@ -254,6 +251,38 @@ export class BatchService {
     } catch (err) {
       return { status: 'failed', message: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  /**
+   * An item's progress (an update's stages), live and stored: a reloaded panel, and the 2 s
+   * poll that backs up live messages, then show the last stage rather than a bare 'running'.
+   * The store is written when the stage changes, and at most once a second within one (the
+   * pull reports its percent four times a second); writes stay in order, and the final
+   * outcome waits for them so it is never overwritten by a late stage.
+   */
+  private stageRecorder(job: BatchJobRow, item: BatchItem) {
+    let chain: Promise<void> = Promise.resolve();
+    let lastStage: string | null = null;
+    let lastWrite = 0;
+    return {
+      progress: (message: string, stage: string) => {
+        item.message = message;
+        this.deps.hub.publish({
+          type: 'batch_item_update',
+          data: { ...item, status: 'running', job_id: job.id },
+        });
+        const now = Date.now();
+        if (stage === lastStage && now - lastWrite < 1000) return;
+        lastStage = stage;
+        lastWrite = now;
+        chain = chain
+          .then(() => this.deps.store.updateItem(item.id, { message }))
+          .catch((err: unknown) =>
+            this.deps.log.warn({ err, item: item.id }, 'storing a batch item stage failed'),
+          );
+      },
+      settled: () => chain,
+    };
   }
 
   private async setItem(
