@@ -38,6 +38,9 @@ test('the Updates tab checks, changes settings and applies an update with live p
 
   await signIn(page);
   await page.goto('/containers');
+  // The engine may hold hundreds of containers (a benchmark's): the table draws only the rows
+  // in view, so find this one by name first.
+  await page.getByLabel('Search containers').fill(name);
   await page.getByRole('button', { name, exact: true }).click({ timeout: 15_000 });
   const dialog = page.getByRole('dialog', { name: `${name} (edge)` });
   await dialog.getByRole('tab', { name: 'Updates' }).click();
@@ -111,6 +114,9 @@ test('a block policy refuses the update with the spec text', async ({ page, read
   const name = containers.run('plain', 'blk', undefined, `${repo}:2.0.0`);
   await signIn(page);
   await page.goto('/containers');
+  // The engine may hold hundreds of containers (a benchmark's): the table draws only the rows
+  // in view, so find this one by name first.
+  await page.getByLabel('Search containers').fill(name);
   await page.getByRole('button', { name, exact: true }).click({ timeout: 15_000 });
   const dialog = page.getByRole('dialog', { name: `${name} (edge)` });
   await dialog.getByRole('tab', { name: 'Updates' }).click();
