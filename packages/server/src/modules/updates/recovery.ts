@@ -1,4 +1,5 @@
 import { containerKey } from '@berth/contracts';
+import type Docker from 'dockerode';
 import { restoreBackup, type Backup } from './restore.js';
 import { updatingKey, type UpdatesContext } from './updates-context.js';
 
@@ -60,7 +61,7 @@ export class InterruptedUpdates {
     const names = new Set(all.flatMap((c) => c.Names.map((n) => n.replace(/^\//, ''))));
     for (const c of all) {
       const name = c.Names[0]?.replace(/^\//, '') ?? '';
-      const m = /^(.+)-berth-old-\d+$/.exec(name);
+      const m = /^(.+)-berth-old-(\d+)$/.exec(name);
       if (m?.[1] === undefined || this.ctx.updating.has(updatingKey(hostId, m[1]))) continue;
       const original = m[1];
       if (names.has(original)) {
@@ -72,14 +73,33 @@ export class InterruptedUpdates {
         );
         continue;
       }
-      await docker.getContainer(c.Id).rename({ name: original });
+      const backup = docker.getContainer(c.Id);
+      await backup.rename({ name: original });
       names.add(original);
+      const started = await startIfStoppedByUpdate(backup, Number(m[2]));
       await event(
         original,
         c.Id,
         `Container ${original} restored after an interrupted update`,
-        `The update was cut short; ${name} got its name back.`,
+        `The update was cut short; ${name} got its name back${started ? ' and runs again' : ''}.`,
       );
     }
   }
+}
+
+/** How long after an update began its stop of the old container can have finished. */
+const STOP_WINDOW_MS = 10 * 60_000;
+
+/**
+ * A backup left by an update Berth did not see end (Berth itself went down) was stopped by
+ * that update if it stopped after the update began (the time in its name): it ran before,
+ * so it runs again. One stopped earlier was stopped by its operator and stays stopped.
+ */
+async function startIfStoppedByUpdate(c: Docker.Container, since: number): Promise<boolean> {
+  const info = await c.inspect();
+  const finished = Date.parse(info.State.FinishedAt);
+  if (info.State.Running || !(finished >= since && finished <= since + STOP_WINDOW_MS))
+    return false;
+  await c.start();
+  return true;
 }

@@ -270,4 +270,27 @@ describe('faults during an update on a real engine', { timeout: 150_000 }, () =>
     ).body.events;
     expect(events).toHaveLength(1);
   });
+
+  it('Berth itself went down mid-update: the backup gets its name back, running only if the update stopped it', async () => {
+    const idle = (name: string) => {
+      made.push(name);
+      return cli('run', '-d', '--name', name, readRig().images.busybox, 'sh', '-c', IDLE);
+    };
+    // Stopped by the update: it stopped after the update began (the time in the backup name).
+    const ran = `berth-fault-${randomBytes(4).toString('hex')}`;
+    const ranId = idle(ran);
+    const began = Date.now() - 2000;
+    cli('stop', '-t', '1', ran);
+    cli('rename', ran, `${ran}-berth-old-${began}`);
+    // Stopped by its operator before the update began: it stays stopped.
+    const off = `berth-fault-${randomBytes(4).toString('hex')}`;
+    const offId = idle(off);
+    cli('stop', '-t', '1', off);
+    await new Promise((r) => setTimeout(r, 1100));
+    cli('rename', off, `${off}-berth-old-${Date.now()}`);
+
+    await t.app.services.updates.recoverInterrupted(host.id);
+    expect(sameName(ran)).toEqual([{ id: ranId.slice(0, 12), name: ran, running: true }]);
+    expect(sameName(off)).toEqual([{ id: offId.slice(0, 12), name: off, running: false }]);
+  });
 });
