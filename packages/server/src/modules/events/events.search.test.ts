@@ -1,4 +1,5 @@
 import type { EventsResponse } from '@berth/contracts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
@@ -216,6 +217,18 @@ describe('search helpers', () => {
     expect(requiredLiteral('[abc]de')).toBeNull();
     expect(requiredLiteral('café')).toBeNull();
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs searches in threads that give way to the main one',
+    async () => {
+      await search('warm-up');
+      const nice = (tid: string) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
+      const threads = readdirSync('/proc/self/task').map(nice);
+      expect(nice(String(process.pid))).toBe(0);
+      expect(threads.filter((n) => n === 10).length).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('gives up on a job whose deadline has passed', async () => {
     const pool = new SearchPool();

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { PageJob, SearchJob, SearchReply } from './search-worker.js';
+import { WORKER_ROLE, type PageJob, type SearchJob, type SearchReply } from './search-worker.js';
 
 /** Under tests the source runs as TypeScript; the built server runs the compiled file. */
 const WORKER_URL = new URL(
@@ -73,7 +73,10 @@ export class SearchPool {
   private freeSlot(): Slot | undefined {
     const idle = this.slots.find((s) => s.pending === null);
     if (idle !== undefined || this.slots.length >= this.size) return idle;
-    const slot: Slot = { worker: new Worker(WORKER_URL), pending: null };
+    const slot: Slot = {
+      worker: new Worker(WORKER_URL, { workerData: { role: WORKER_ROLE } }),
+      pending: null,
+    };
     slot.worker.unref();
     slot.worker.on('message', (reply: SearchReply) => this.finish(slot, reply));
     slot.worker.on('error', (error: Error) =>

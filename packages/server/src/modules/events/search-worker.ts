@@ -3,12 +3,18 @@
 // TypeScript under tests and as JavaScript from dist.
 import Database from 'better-sqlite3';
 import RE2 from 're2';
-import { parentPort } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { basename } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
 
 export interface CompiledSql {
   sql: string;
   parameters: readonly unknown[];
 }
+
+/** What the pool passes as `workerData`, so only its workers serve jobs. */
+export const WORKER_ROLE = 'berth-event-search';
 
 /** Stands for the JSON list of candidate ids in `scanCandidates`' parameters. */
 export const CANDIDATES = '\u0000candidates';
@@ -59,6 +65,8 @@ export type SearchReply = { id: number } & (
   | { ok: false; reason: 'timeout' | 'error'; message: string }
 );
 
+/** The worker threads' nice value: below the main thread's 0 (higher is gentler). */
+const SEARCH_NICE = 10;
 /** Rows between clock checks while scanning. */
 const CHECK_EVERY = 512;
 /** When the filters alone select this few rows, scanning them beats reading the index. */
@@ -255,6 +263,23 @@ function handle(job: SearchJob | PageJob): SearchReply {
   }
 }
 
-parentPort?.on('message', (job: SearchJob | PageJob) => {
-  parentPort?.postMessage(handle(job));
-});
+/**
+ * A search gives way to the main thread (requests, the live channel, engine heartbeats) when
+ * the cores are busy: on Linux a thread has its own nice value, and /proc/thread-self names
+ * this one. Elsewhere searches keep the normal priority.
+ */
+function yieldToMainThread(): void {
+  try {
+    setPriority(Number(basename(readlinkSync('/proc/thread-self'))), SEARCH_NICE);
+  } catch {
+    // not Linux, or not allowed: searches still have their time budget
+  }
+}
+// The main thread imports this file for its types and constants: only a pool's worker serves.
+if (parentPort !== null && (workerData as { role?: unknown } | null)?.role === WORKER_ROLE) {
+  const port = parentPort;
+  yieldToMainThread();
+  port.on('message', (job: SearchJob | PageJob) => {
+    port.postMessage(handle(job));
+  });
+}
