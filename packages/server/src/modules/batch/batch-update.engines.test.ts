@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { BatchJob, Container, Host, UpdateStatus } from '@berth/contracts';
+import type { BatchJob, Host, UpdateStatus } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { listedContainer, pushTagged } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -18,13 +19,7 @@ let api: ReturnType<typeof apiClient>;
 let host: Host;
 
 beforeAll(async () => {
-  for (const tag of ['1.0.0', '1.0.1']) {
-    const tmp = `${name}-src-${tag}`;
-    cli('create', '--name', tmp, readRig().images.busybox, 'true');
-    cli('commit', '-c', `LABEL berth.version=${tag}`, tmp, `${repo}:${tag}`);
-    cli('rm', tmp);
-    cli('push', '-q', `${repo}:${tag}`);
-  }
+  for (const tag of ['1.0.0', '1.0.1']) await pushTagged(cli, repo, tag);
   cli('run', '-d', '--name', name, `${repo}:1.0.0`, 'sh', '-c', 'while :; do sleep 1; done');
   t = await buildTestApp();
   api = apiClient(t.app, await signedInCookie(t.app));
@@ -45,14 +40,7 @@ afterAll(async () => {
 
 describe('batch update', { timeout: 120_000 }, () => {
   it('stores each item stage, so the job read back shows where the update is', async () => {
-    const c = await waitFor(
-      'container listed',
-      async () =>
-        (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.find(
-          (x) => x.name === name,
-        ),
-      60_000,
-    );
+    const c = await listedContainer(api, host.id, name);
     const base = `/hosts/${c.host_id}/containers/${c.id}`;
     await api.put(`${base}/auto-update-config`, { floating_tag_mode: 'patch' });
     expect((await api.post<UpdateStatus>(`${base}/check-update`)).body.update_available).toBe(true);

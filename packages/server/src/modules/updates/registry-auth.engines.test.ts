@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Container, ExecuteUpdateResponse, Host, UpdateStatus } from '@berth/contracts';
+import type { ExecuteUpdateResponse, Host, UpdateStatus } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
-import { readRig, rigEngine } from '../../test/rig.js';
+import { rigEngine } from '../../test/rig.js';
+import { listedContainer, pushTagged } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -70,13 +71,7 @@ beforeAll(async () => {
     200,
   );
   cli('login', '-u', USER, '-p', PASS, registry);
-  for (const v of ['1.0.0', '1.0.1']) {
-    const tmp = `${name}-src-${v}`;
-    cli('create', '--name', tmp, readRig().images.busybox, 'true');
-    cli('commit', '-c', `LABEL v=${v}`, tmp, `${repo}:${v}`);
-    cli('rm', tmp);
-    cli('push', '-q', `${repo}:${v}`);
-  }
+  for (const v of ['1.0.0', '1.0.1']) await pushTagged(cli, repo, v);
   // The engine must pull 1.0.1 itself, through Berth, with Berth's stored credentials.
   cli('rmi', `${repo}:1.0.1`);
   cli('run', '-d', '--name', name, `${repo}:1.0.0`, 'sh', '-c', 'while :; do sleep 1; done');
@@ -104,14 +99,7 @@ afterAll(async () => {
 
 describe('a registry behind basic auth', { timeout: 120_000 }, () => {
   it('needs the stored credentials to check and to pull, and never shows the password', async () => {
-    const c = await waitFor(
-      'container listed',
-      async () =>
-        (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.find(
-          (x) => x.name === name,
-        ),
-      60_000,
-    );
+    const c = await listedContainer(api, host.id, name);
     const base = `/hosts/${c.host_id}/containers/${c.id}`;
     await api.put(`${base}/auto-update-config`, { floating_tag_mode: 'patch' });
     const refused = await api.post<{ detail: string }>(`${base}/check-update`);

@@ -1,15 +1,17 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Container, ExecuteUpdateResponse, Host, UpdateStatus } from '@berth/contracts';
+import type { ExecuteUpdateResponse, Host, UpdateStatus } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
-import { readRig, rigEngine } from '../../test/rig.js';
+import { listenOnLoopback, selfSignedCert } from '../../test/loopback.js';
+import { rigEngine } from '../../test/rig.js';
+import { listedContainer, pushTagged } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -102,21 +104,15 @@ function startTokenServer(): Promise<number> {
     const token = jwt(USER, scope.map(access));
     res.end(JSON.stringify({ token, access_token: token, expires_in: 300 }));
   });
-  return new Promise((resolve) => {
-    tokenServer.listen(0, '127.0.0.1', () => resolve((tokenServer.address() as AddressInfo).port));
-  });
+  return listenOnLoopback(tokenServer);
 }
 
 /** A loopback port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  const port = await listenOnLoopback(probe);
+  await new Promise((done) => probe.close(done));
+  return port;
 }
 
 async function startRegistry() {
@@ -142,27 +138,11 @@ async function startRegistry() {
 }
 
 beforeAll(async () => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      join(dir, 'token.key'),
-      '-out',
-      join(dir, 'token.crt'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=berth-token-issuer',
-    ],
-    { stdio: 'ignore' },
-  );
-  key = createPrivateKey(readFileSync(join(dir, 'token.key')));
-  certDer = new X509Certificate(readFileSync(join(dir, 'token.crt'))).raw.toString('base64');
+  // The token issuer's key; its certificate is the registry's rootcertbundle.
+  const issuer = selfSignedCert();
+  writeFileSync(join(dir, 'token.crt'), issuer.cert);
+  key = createPrivateKey(issuer.key);
+  certDer = new X509Certificate(issuer.cert).raw.toString('base64');
   const tokenPort = await startTokenServer();
   registry = `127.0.0.1:${await freePort()}`;
   repo = `${registry}/priv/tok-${randomBytes(3).toString('hex')}`;
@@ -184,13 +164,7 @@ beforeAll(async () => {
   await startRegistry();
   // The engine logs in through the token server too (it asks for pull,push to push).
   await cli('login', '-u', USER, '-p', PASS, registry);
-  for (const v of ['0.9.0', '1.0.0', '1.0.1', '1.1.0', '2.0.0-rc1']) {
-    const tmp = `${name}-src-${v}`;
-    await cli('create', '--name', tmp, readRig().images.busybox, 'true');
-    await cli('commit', '-c', `LABEL v=${v}`, tmp, `${repo}:${v}`);
-    await cli('rm', tmp);
-    await cli('push', '-q', `${repo}:${v}`);
-  }
+  for (const v of ['0.9.0', '1.0.0', '1.0.1', '1.1.0', '2.0.0-rc1']) await pushTagged(cli, repo, v);
   // The engine must pull the new version itself, through Berth, with Berth's credentials.
   await cli('rmi', `${repo}:1.0.1`, `${repo}:1.1.0`);
   await cli('logout', registry);
@@ -241,14 +215,7 @@ async function registryDigest(tag: string): Promise<string | null> {
 
 describe('a registry behind the bearer-token flow', { timeout: 120_000 }, () => {
   it('finds the newer tag and its digest with the stored credential; refuses clearly without', async () => {
-    const c = await waitFor(
-      'container listed',
-      async () =>
-        (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.find(
-          (x) => x.name === name,
-        ),
-      60_000,
-    );
+    const c = await listedContainer(api, host.id, name);
     const base = `/hosts/${c.host_id}/containers/${c.id}`;
     await api.put(`${base}/auto-update-config`, { floating_tag_mode: 'patch' });
 

@@ -12,6 +12,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { listedContainer, pushTagged } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -75,26 +76,11 @@ const proxy = new EngineProxy();
 /** When set, called for every update stage Berth publishes (synchronously). */
 let onStage: ((stage: string, containerId: string) => void) | null = null;
 
-function push(tag: string) {
-  const tmp = `berth-fault-src-${randomBytes(3).toString('hex')}`;
-  cli('create', '--name', tmp, readRig().images.busybox, 'true');
-  cli('commit', '-c', `LABEL berth.version=${tag}`, tmp, `${repo}:${tag}`);
-  cli('rm', tmp);
-  cli('push', '-q', `${repo}:${tag}`);
-}
-
 async function runOld(): Promise<{ name: string; fullId: string; c: Container }> {
   const name = `berth-fault-${randomBytes(4).toString('hex')}`;
   made.push(name);
   const fullId = cli('run', '-d', '--name', name, `${repo}:1.0.0`, 'sh', '-c', IDLE);
-  const c = await waitFor(
-    'container listed',
-    async () =>
-      (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.find(
-        (x) => x.name === name,
-      ),
-    60_000,
-  );
+  const c = await listedContainer(api, host.id, name);
   const base = `/hosts/${c.host_id}/containers/${c.id}`;
   await api.put(`${base}/auto-update-config`, { floating_tag_mode: 'patch' });
   const status = (await api.post<UpdateStatus>(`${base}/check-update`)).body;
@@ -144,8 +130,8 @@ beforeAll(async () => {
     if (m.type === 'container_update_progress') onStage?.(m.data.stage, m.data.container_id);
     publish(m);
   };
-  push('1.0.0');
-  push('1.0.1');
+  await pushTagged(cli, repo, '1.0.0');
+  await pushTagged(cli, repo, '1.0.1');
 }, 120_000);
 
 afterAll(async () => {
