@@ -11,6 +11,7 @@ import * as m0010 from './0010-health-checks.js';
 import * as m0011 from './0011-image-updates.js';
 import * as m0012 from './0012-container-last-seen.js';
 import * as m0013 from './0013-notifications.js';
+import * as m0014 from './0014-alert-indexes.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0011-image-updates': m0011,
   '0012-container-last-seen': m0012,
   '0013-notifications': m0013,
+  '0014-alert-indexes': m0014,
 };

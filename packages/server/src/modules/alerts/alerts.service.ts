@@ -25,6 +25,8 @@ import type { RulesStore } from './rules.store.js';
 const zeroes = <K extends string>(keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
+const UNRESOLVED = alertStateSchema.options.filter((s) => s !== 'resolved');
+
 /** Retention deletes resolved alerts in chunks this big, so writers never wait long. */
 const PRUNE_CHUNK = 1000;
 
@@ -112,15 +114,18 @@ export class AlertsService {
     return toAlert(row);
   }
 
+  /** States count every alert; severities only the unresolved ones (the page's summary). */
   async stats(): Promise<AlertStats> {
     const byState = zeroes(alertStateSchema.options);
-    for (const [state, n] of await this.deps.store.countBy('state', false)) {
-      if (state in byState) byState[state as keyof typeof byState] = n;
-    }
     const bySeverity = zeroes(alertSeveritySchema.options);
-    for (const [severity, n] of await this.deps.store.countBy('severity', true)) {
-      if (severity in bySeverity) bySeverity[severity as keyof typeof bySeverity] = n;
+    const { rows, total } = await this.deps.store.counts(UNRESOLVED);
+    let unresolved = 0;
+    for (const { state, severity, n } of rows) {
+      unresolved += n;
+      if (state in byState) byState[state as keyof typeof byState] += n;
+      if (severity in bySeverity) bySeverity[severity as keyof typeof bySeverity] += n;
     }
+    byState.resolved = total - unresolved;
     return { by_state: byState, by_severity: bySeverity };
   }
 
