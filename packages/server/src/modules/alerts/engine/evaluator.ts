@@ -14,7 +14,7 @@ import {
   logFailure,
   type EngineContext,
 } from './engine-context.js';
-import { MetricWindow, type MetricTiming } from './metric-window.js';
+import { breaches, MetricWindow, type MetricTiming } from './metric-window.js';
 import type { AlertScopeRef } from './alert-lifecycle.js';
 import type { HostFacts } from './selectors.js';
 import { StateKinds, type StateKindOptions } from './state-kinds.js';
@@ -198,16 +198,23 @@ export class AlertEvaluator {
     }
   }
 
+  /**
+   * Running containers only: the API shape (tags, stats) is built for those alone, and a
+   * container no rule of a kind watches costs a filter, not a window.
+   */
   private containerPass(sample: Sampler): void {
-    for (const c of this.deps.fleet.listContainers()) {
-      if (c.state !== 'running') continue;
+    const { fleet } = this.deps;
+    for (const snap of fleet.containers()) {
+      if (snap.state !== 'running') continue;
+      const c = fleet.containerInfo(snap.hostId, snap.name);
+      if (c === undefined) continue;
       for (const kind of ['cpu_high', 'memory_high'] as const) {
         const value = kind === 'cpu_high' ? c.cpu_percent : c.memory_percent;
         if (value === null) continue;
         for (const rule of containerRules(this.ctx, kind, c)) {
           if (rule.scope !== 'container') continue;
           const scope = containerScope(this.ctx, c.host_id, c.name, c.id);
-          sample(rule, scope, value, this.describe(rule, value, c));
+          sample(rule, scope, value, () => this.describe(rule, value, c));
         }
       }
     }
@@ -218,9 +225,9 @@ export class AlertEvaluator {
     if (m === null) return;
     const scope = hostScope(this.ctx, hostId);
     for (const rule of hostRules(this.ctx, 'cpu_high', hostId))
-      sample(rule, scope, m.cpu_percent, this.describe(rule, m.cpu_percent));
+      sample(rule, scope, m.cpu_percent, () => this.describe(rule, m.cpu_percent));
     for (const rule of hostRules(this.ctx, 'memory_high', hostId))
-      sample(rule, scope, m.mem_percent, this.describe(rule, m.mem_percent));
+      sample(rule, scope, m.mem_percent, () => this.describe(rule, m.mem_percent));
     const disk = hostRules(this.ctx, 'disk_low', hostId);
     const now = this.ctx.now();
     if (disk.length === 0 || now - (this.diskReadAt.get(hostId) ?? 0) < DISK_EVERY_MS) return;
@@ -228,16 +235,23 @@ export class AlertEvaluator {
     const d = await this.deps.fleet.engineDisk(hostId);
     if (!('percent' in d)) return; // not measurable here: the rule says so, no alert is invented
     for (const rule of disk)
-      sample(rule, scope, d.percent, this.describe(rule, d.percent, undefined, d.path));
+      sample(rule, scope, d.percent, () => this.describe(rule, d.percent, undefined, d.path));
   }
 
   private sampler(touches: { row: AlertRow; value: number; message: string }[]): Sampler {
     return (rule, scope, value, message) => {
       let perScope = this.windows.get(rule.id);
+      const open = this.ctx.lifecycle.current(rule.id, scope.id);
+      let w = perScope?.get(scope.id);
+      // Nothing open, nothing remembered and no breach: a new window would be idle at once.
+      if (
+        w === undefined &&
+        open === undefined &&
+        !breaches(value, rule.operator ?? '>=', rule.threshold ?? 0)
+      )
+        return;
       if (perScope === undefined)
         this.windows.set(rule.id, (perScope = new Map<string, MetricWindow>()));
-      const open = this.ctx.lifecycle.current(rule.id, scope.id);
-      let w = perScope.get(scope.id);
       if (w === undefined) {
         w = new MetricWindow(timingOf(rule));
         perScope.set(scope.id, w);
@@ -250,7 +264,7 @@ export class AlertEvaluator {
           this.ctx.lifecycle
             .resolve(open.id, 'Condition cleared', { rule })
             .catch(logFailure(this.ctx, 'metric resolve'));
-        } else touches.push({ row: open, value, message });
+        } else touches.push({ row: open, value, message: message() });
       } else if (verdict === 'raise') {
         this.ctx.lifecycle
           .raise(
@@ -258,7 +272,7 @@ export class AlertEvaluator {
               rule,
               scope,
               value,
-              message,
+              message: message(),
               context: { current_value: value, threshold: rule.threshold },
             },
             'ongoing',
@@ -283,4 +297,10 @@ export class AlertEvaluator {
   }
 }
 
-type Sampler = (rule: StoredRule, scope: AlertScopeRef, value: number, message: string) => void;
+/** Feeds one sample; the message is written only when an alert is raised or updated. */
+type Sampler = (
+  rule: StoredRule,
+  scope: AlertScopeRef,
+  value: number,
+  message: () => string,
+) => void;
