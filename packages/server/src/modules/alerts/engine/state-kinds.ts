@@ -9,8 +9,12 @@ import {
   logFailure,
   type EngineContext,
 } from './engine-context.js';
+import { clearlyUnasked, lookAgain } from './stop-intent.js';
 
-/** How long after a die a user's `stop` event may still arrive (the engine sends it after). */
+/**
+ * How long after an ambiguous die a user's `stop` event may still arrive (the engine sends
+ * it after the die, and the monitor inspects each event before passing it on).
+ */
 const USER_STOP_GRACE_MS = 400;
 /** A stop event this close before a die belongs to it. */
 const STOP_BEFORE_DIE_MS = 2000;
@@ -34,6 +38,8 @@ export class StateKinds {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly stopAt = new Map<string, number>();
   private readonly dieAt = new Map<string, number>();
+  /** `kill` events since the container last started (a user's stop sends one first). */
+  private readonly kills = new Map<string, number>();
   private readonly restarts = new Map<string, number[]>();
 
   constructor(
@@ -53,16 +59,21 @@ export class StateKinds {
       ? ev.action.replace(/\s+/g, '')
       : ev.action;
     switch (action) {
+      case 'kill':
+        this.kills.set(key, (this.kills.get(key) ?? 0) + 1);
+        return;
       case 'stop':
         this.stopAt.set(key, now);
         return;
-      case 'die':
+      case 'die': {
         this.dieAt.set(key, now);
-        this.later(`die|${key}`, this.options.userStopGraceMs ?? USER_STOP_GRACE_MS, () =>
-          this.stopped(ev, now),
-        );
+        const kills = this.kills.get(key) ?? 0;
+        this.kills.delete(key);
+        this.died(ev, now, kills).catch(logFailure(this.ctx, 'die'));
         return;
+      }
       case 'start':
+        this.kills.delete(key);
         this.started(ev, key, now);
         return;
       case 'health_status:unhealthy':
@@ -78,9 +89,33 @@ export class StateKinds {
         );
         return;
       case 'destroy':
+        this.kills.delete(key);
         this.removed(ev.hostId, ev.name);
         return;
     }
+  }
+
+  /**
+   * Decides at once when the die clearly was not asked for (see stop-intent); otherwise
+   * waits the grace for a user's `stop` event. Containers no rule watches cost nothing.
+   */
+  private async died(
+    ev: FleetEventMap['containerChanged'],
+    diedAt: number,
+    kills: number,
+  ): Promise<void> {
+    const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
+    if (info === undefined || containerRules(this.ctx, 'container_stopped', info).length === 0)
+      return;
+    const key = containerScopeId(ev.hostId, ev.name);
+    const grace = this.options.userStopGraceMs ?? USER_STOP_GRACE_MS;
+    // The grace starts now, so a slow inspect below never makes an ambiguous die wait longer.
+    this.later(`die|${key}`, grace, () => this.stopped(ev, diedAt));
+    const look = await lookAgain(this.ctx.fleet, ev.hostId, ev.container?.fullId ?? ev.containerId);
+    if (look === null || !clearlyUnasked(kills, info, look)) return;
+    if (!this.timers.has(`die|${key}`) || this.dieAt.get(key) !== diedAt) return; // decided already
+    this.cancel(`die|${key}`);
+    this.stopped(ev, diedAt);
   }
 
   /** A die nobody asked for (no `stop` around it), or any stop of a should-run container. */
