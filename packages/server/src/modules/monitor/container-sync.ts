@@ -8,6 +8,8 @@ import { describeEngineEvent, type EngineEvent } from './engine-events.js';
 import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
 
 const INSPECT_CONCURRENCY = 8;
+/** How long the newest event time may wait in a burst before it is stored. */
+const EVENT_TIME_SAVE_MS = 1000;
 
 /** Whether the connection a piece of work belongs to is still the supervisor's current one. */
 type StillCurrent = () => boolean;
@@ -23,6 +25,7 @@ export class ContainerSync {
   private queue: Promise<void> = Promise.resolve();
   private synced = false;
   private lastSavedEventAt = 0;
+  private pendingSave: NodeJS.Timeout | null = null;
 
   constructor(
     /** The host as it is now (its endpoint may change; lastEventAt is written here). */
@@ -104,10 +107,43 @@ export class ContainerSync {
       name,
       container: after === undefined ? null : this.picture.snapshotOf(after),
     });
+    await this.rememberEventTime(at);
+  }
+
+  /**
+   * Stores the newest event's time, from which a reconnect (or a restart) replays what it
+   * missed. At most once a second in a burst, but the burst's last event is always stored
+   * within a second: had it not been, a restart replayed it and recorded it twice.
+   */
+  private async rememberEventTime(at: number): Promise<void> {
     if (at - this.lastSavedEventAt >= 1) {
-      this.lastSavedEventAt = at;
-      await this.ctx.saveFacts(host.id, { last_event_at: at });
+      this.cancelPendingSave();
+      await this.saveEventTime(at);
+      return;
     }
+    this.pendingSave ??= setTimeout(() => {
+      this.pendingSave = null;
+      this.flushEventTime().catch((err: unknown) =>
+        this.ctx.log.warn({ err, host: this.host().name }, 'saving the last event time failed'),
+      );
+    }, EVENT_TIME_SAVE_MS);
+  }
+
+  /** Stores the newest event time now if it is not stored yet (on stop, and after a burst). */
+  flushEventTime(): Promise<void> {
+    this.cancelPendingSave();
+    const at = this.host().lastEventAt;
+    return at !== null && at > this.lastSavedEventAt ? this.saveEventTime(at) : Promise.resolve();
+  }
+
+  private saveEventTime(at: number): Promise<void> {
+    this.lastSavedEventAt = at;
+    return this.ctx.saveFacts(this.host().id, { last_event_at: at });
+  }
+
+  private cancelPendingSave(): void {
+    if (this.pendingSave !== null) clearTimeout(this.pendingSave);
+    this.pendingSave = null;
   }
 
   private async relist(current: StillCurrent, docker: Docker): Promise<void> {

@@ -94,12 +94,16 @@ afterEach(() => {
 
 function supervise() {
   const seen: string[] = [];
+  const savedEventTimes: number[] = [];
   const ctx: SupervisorContext = {
     log,
     statsSource: {} as StatsSource,
     timeoutMs: () => 5000,
     record: () => Promise.resolve(),
-    saveFacts: () => Promise.resolve(),
+    saveFacts: (_id, facts) => {
+      if (facts.last_event_at !== undefined) savedEventTimes.push(facts.last_event_at);
+      return Promise.resolve();
+    },
     containersChanged: () => undefined,
     statusChanged: () => undefined,
     containerEvent: (ev) => seen.push(ev.action),
@@ -113,7 +117,7 @@ function supervise() {
   };
   sup = new HostSupervisor(target, ctx);
   sup.start();
-  return { sup, seen };
+  return { sup, seen, savedEventTimes };
 }
 
 describe('HostSupervisor: events against the first list', () => {
@@ -147,5 +151,30 @@ describe('HostSupervisor: events against the first list', () => {
     await waitFor('online', () => sup.status === 'online', 5000, 5);
     await waitFor('the start applied', () => seen.length === 1, 5000, 5);
     expect(sup.containers.get(id)?.state).toBe('running');
+  });
+});
+
+describe('HostSupervisor: where a restart picks up', () => {
+  it("stores a burst's last event time within a second, and at stop", async () => {
+    const { sup, seen, savedEventTimes } = supervise();
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    engine.answerList?.([]);
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    const id = 'd'.repeat(64);
+    engine.containers.set(id, inspectOf(id, 'burst', 'exited'));
+    // kill, die and stop within a millisecond of each other, as `docker stop` sends them.
+    for (const action of ['kill', 'die', 'stop'])
+      engine.events?.onEvent(event(action, id, 'burst'));
+    await waitFor('the burst applied', () => seen.length === 3, 5000, 5);
+    const last = nano / 1e9;
+    expect(savedEventTimes).toHaveLength(1);
+    // Before: only the first was stored, and a restart replayed (and recorded) the other two.
+    await waitFor('the last one stored', () => savedEventTimes.at(-1) === last, 3000, 20);
+
+    engine.events?.onEvent(event('start', id, 'burst'));
+    engine.events?.onEvent(event('die', id, 'burst'));
+    await waitFor('both applied', () => seen.length === 5, 5000, 5);
+    sup.stop();
+    await waitFor('stored at stop', () => savedEventTimes.at(-1) === nano / 1e9, 500, 5);
   });
 });

@@ -130,6 +130,11 @@ export class HostSupervisor {
     this.generation++;
     this.teardown();
     clearTimeout(this.retryTimer);
+    this.sync
+      .flushEventTime()
+      .catch((err: unknown) =>
+        this.ctx.log.warn({ err, host: this.host.name }, 'saving the last event time failed'),
+      );
   }
 
   /** Name, URL or certificates changed: reconnect with the new endpoint. */
