@@ -1,8 +1,15 @@
 import type { BerthEvent, EventQuery } from '@berth/contracts';
-import { sql, type Compilable, type Expression, type SqlBool } from 'kysely';
+import {
+  sql,
+  type Compilable,
+  type Expression,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
+import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/database.js';
 import { badRequest, tooManyRequests } from '../../platform/http-errors.js';
-import { filters, likeEscaped, type EventsEb } from './events.store.js';
+import { filters, hasFilters, likeEscaped, type EventsEb } from './events.store.js';
 import {
   assertRunnableRegex,
   ftsPhrase,
@@ -39,6 +46,21 @@ const joinedFieldsMatch = sql<boolean>`${sql.raw(REGEX_FUNCTION)}(${sql.join(
 )}) = 1`;
 /** What a regex scan reads of each row kept: every field, tested one by one. */
 const scanColumns = [...FIELDS];
+
+type EventsSelect =
+  ReturnType<Db['selectFrom']> extends never
+    ? never
+    : SelectQueryBuilder<Database, 'events', object>;
+
+const orderedScan = (
+  base: EventsSelect,
+  q: EventQuery,
+  columns: readonly (typeof FIELDS)[number][],
+) =>
+  base
+    .select(['id', ...columns])
+    .orderBy('timestamp', q.sort_order)
+    .orderBy('id', q.sort_order);
 
 const compiled = (query: Compilable): CompiledSql => {
   const { sql: text, parameters } = query.compile();
@@ -125,9 +147,29 @@ export class EventSearch {
       ...this.scans(q, now, [], (eb) => anyFieldContains(eb, text), false),
       index: index ? indexLookup(text) : null,
       indexMatches: index ? compiled(this.indexMatches(q, text, now)) : null,
+      indexCount: index ? compiled(this.indexCount(q, text, now)) : null,
+      scanPage: compiled(
+        this.ordered(q, now, [], (eb) => anyFieldContains(eb, text))
+          .limit(q.limit)
+          .offset(q.offset),
+      ),
       regex: null,
       joinedTest: false,
     };
+  }
+
+  /** How many events the index finds for the text among those the filters select. */
+  private indexCount(q: EventQuery, text: string, now: number) {
+    const match = sql<boolean>`events_fts match ${ftsPhrase(text)}`;
+    // Without filters the index alone knows: no row of events need be read.
+    if (!hasFilters(q, now))
+      return this.db
+        .selectFrom(sql<{ rowid: number }>`events_fts`.as('f'))
+        .where(match)
+        .select((eb) => eb.fn.countAll<number>().as('n'));
+    return this.indexMatches(q, text, now)
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'));
   }
 
   /** `[id, timestamp]` of the events the index finds for the text among those the filters select. */
@@ -157,6 +199,8 @@ export class EventSearch {
       ...this.scans(q, now, scanColumns, match, true),
       index: literal === null ? null : indexLookup(literal),
       indexMatches: null,
+      indexCount: null,
+      scanPage: null,
       regex: pattern,
       joinedTest,
     };
@@ -174,11 +218,7 @@ export class EventSearch {
     const probe = this.db
       .selectFrom(filtered.select('id').limit(PROBE_CAP).as('f'))
       .select((eb) => eb.fn.countAll<number>().as('n'));
-    const ordered = (base: typeof filtered) =>
-      base
-        .select(['id', ...columns])
-        .orderBy('timestamp', q.sort_order)
-        .orderBy('id', q.sort_order);
+    const ordered = (base: typeof filtered) => orderedScan(base, q, columns);
     const indexed = filtered.where(
       sql<boolean>`id in (select value from json_each(${CANDIDATES}))`,
     );
@@ -188,6 +228,23 @@ export class EventSearch {
       scanCandidates: compiled(ordered(candidates)),
       scanAll: compiled(ordered(filtered.where(match))),
     };
+  }
+
+  /** Every row the filters select that matches, in the query's order. */
+  private ordered(
+    q: EventQuery,
+    now: number,
+    columns: readonly (typeof FIELDS)[number][],
+    match: (eb: EventsEb) => Expression<SqlBool>,
+  ) {
+    return orderedScan(
+      this.db
+        .selectFrom('events')
+        .where((eb) => filters(eb, q, now))
+        .where(match),
+      q,
+      columns,
+    );
   }
 
   /** The database file, which the workers open read-only. */

@@ -172,6 +172,11 @@ describe('event search', () => {
     expect((await search('payments-api')).body.events[0]?.title).toBe('Plain');
     expect((await search('rack-ZETA')).body.total_count).toBe(1);
     expect((await search('APP-499', '&hours=0')).body.total_count).toBe(40);
+    // Many matches with and without another filter: the index counts, the scan pages.
+    expect((await search('code')).body.total_count).toBe(10_001); // 'Plain' is a died row too
+    const filtered = await search('code', '&category=container&host_id=h1&host_id=h3');
+    expect(filtered.body.total_count).toBe(4001);
+    expect(filtered.body.events.every((e) => ['h1', 'h3'].includes(e.host_id ?? ''))).toBe(true);
   });
 
   it('treats %, _ and quotes as plain characters', async () => {
@@ -241,6 +246,8 @@ describe('search helpers', () => {
       scanCandidates: { sql: 'select 1', parameters: [] },
       scanAll: { sql: 'select 1', parameters: [] },
       indexMatches: null,
+      indexCount: null,
+      scanPage: null,
       descending: true,
       regex: null,
       joinedTest: false,

@@ -1,5 +1,5 @@
 import type { EventQuery } from '@berth/contracts';
-import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
+import { expressionBuilder, sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database, EventsTable } from '../../db/schema.js';
 
@@ -8,6 +8,14 @@ export type EventsEb = ExpressionBuilder<Database, 'events'>;
 
 /** Every filter of the query except `search`, which runs off the main thread. */
 export function filters(eb: EventsEb, q: EventQuery, now: number) {
+  return eb.and(conditions(eb, q, now));
+}
+
+/** True when the query narrows the events by anything but `search`. */
+export const hasFilters = (q: EventQuery, now: number) =>
+  conditions(expressionBuilder<Database, 'events'>(), q, now).length > 0;
+
+function conditions(eb: EventsEb, q: EventQuery, now: number) {
   const conds = [];
   if (q.category.length > 0) conds.push(eb('category', 'in', q.category));
   if (q.severity.length > 0) conds.push(eb('severity', 'in', q.severity));
@@ -26,7 +34,7 @@ export function filters(eb: EventsEb, q: EventQuery, now: number) {
   if (since) conds.push(eb('timestamp', '>=', since));
   if (q.end_date !== undefined)
     conds.push(eb('timestamp', '<=', new Date(q.end_date).toISOString()));
-  return eb.and(conds);
+  return conds;
 }
 
 /** Case-insensitive substring match where % and _ in the text are literal. */

@@ -36,6 +36,10 @@ export interface SearchJob {
    * select: the index answers a substring exactly, so no row needs a second test.
    */
   indexMatches: CompiledSql | null;
+  /** How many rows the index matches among those the filters select (with `indexMatches`). */
+  indexCount: CompiledSql | null;
+  /** `scanAll`'s page alone (limit and offset in SQL): `[id]` rows. */
+  scanPage: CompiledSql | null;
   /** Newest first (the scans' order; `indexMatches` is ordered here). */
   descending: boolean;
   /** The ordered scan limited to the index's candidates. */
@@ -67,6 +71,8 @@ export type SearchReply = { id: number } & (
 
 /** The worker threads' nice value: below the main thread's 0 (higher is gentler). */
 const SEARCH_NICE = 10;
+/** Past this many index matches, the page comes from the ordered scan (see `fromIndex`). */
+const MANY_MATCHES = 2000;
 /** Rows between clock checks while scanning. */
 const CHECK_EVERY = 512;
 /** When the filters alone select this few rows, scanning them beats reading the index. */
@@ -141,8 +147,10 @@ function candidates(db: Database.Database, index: CompiledSql, deadline: number)
 type Match = [id: number, timestamp: string];
 
 /**
- * A substring search over a large selection: every match comes from the index with its
- * timestamp (far cheaper than testing each selected row), the page is picked in memory.
+ * A substring search over a large selection, answered from the index: every match with its
+ * timestamp, the page picked in memory. Past `MANY_MATCHES` matches the page is found by the
+ * ordered scan instead, which meets that many soon, and the index counts the rest in SQL;
+ * handing each of 70,000 matches to JavaScript cost more than finding them.
  */
 function fromIndex(db: Database.Database, job: SearchJob, matches: CompiledSql) {
   const found: Match[] = [];
@@ -152,6 +160,8 @@ function fromIndex(db: Database.Database, job: SearchJob, matches: CompiledSql) 
     .iterate(...matches.parameters) as Iterable<Match>) {
     found.push(row);
     check(found.length, job.deadline);
+    if (found.length > MANY_MATCHES && job.indexCount !== null && job.scanPage !== null)
+      return manyMatches(db, job.indexCount, job.scanPage);
   }
   const sign = job.descending ? -1 : 1;
   const order = (a: Match, b: Match) => sign * (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] - b[0]);
@@ -163,6 +173,20 @@ function fromIndex(db: Database.Database, job: SearchJob, matches: CompiledSql) 
     ),
     total: found.length,
   };
+}
+
+function manyMatches(db: Database.Database, count: CompiledSql, scanPage: CompiledSql) {
+  const total = Number(
+    db
+      .prepare(count.sql)
+      .pluck()
+      .get(...count.parameters),
+  );
+  const ids = db
+    .prepare(scanPage.sql)
+    .pluck()
+    .all(...scanPage.parameters) as number[];
+  return { rows: rowsById(db, ids), total };
 }
 
 /** The first `k` items in order, without sorting them all when k is small. */
