@@ -71,6 +71,8 @@ export type SearchReply = { id: number } & (
 
 /** The worker threads' nice value: below the main thread's 0 (higher is gentler). */
 const SEARCH_NICE = 10;
+/** Distinct texts a regex scan remembers its answer for (a few MB at most). */
+const MAX_KNOWN_TEXTS = 50_000;
 /** Past this many index matches, the page comes from the ordered scan (see `fromIndex`). */
 const MANY_MATCHES = 2000;
 /** Rows between clock checks while scanning. */
@@ -92,13 +94,23 @@ const READ_PRAGMAS = ['mmap_size = 536870912', 'cache_size = -32768', 'busy_time
 
 let connection: { path: string; db: Database.Database } | null = null;
 /** The running job's regex over the joined fields (multiline), read by the SQL function. */
-let current: { regex: RE2; deadline: number; calls: number } | null = null;
+let current: {
+  regex: RE2;
+  deadline: number;
+  calls: number;
+  /** Answers per text: event texts repeat (the same titles, names and messages) a lot. */
+  known: Map<string, number>;
+} | null = null;
 
 /** `berth_regex(text)`: 1 when the running job's regex matches; checks the clock meanwhile. */
 function regexMatches(text: unknown): number {
   if (current === null || typeof text !== 'string') return 0;
   check(++current.calls, current.deadline);
-  return current.regex.test(text) ? 1 : 0;
+  const known = current.known.get(text);
+  if (known !== undefined) return known;
+  const answer = current.regex.test(text) ? 1 : 0;
+  if (current.known.size < MAX_KNOWN_TEXTS) current.known.set(text, answer);
+  return answer;
 }
 function open(path: string): Database.Database {
   if (connection?.path !== path) {
@@ -241,7 +253,7 @@ function search(db: Database.Database, job: SearchJob) {
   const field = job.regex === null ? null : new RE2(job.regex, 'i');
   current =
     job.regex !== null && job.joinedTest
-      ? { regex: new RE2(job.regex, 'im'), deadline: job.deadline, calls: 0 }
+      ? { regex: new RE2(job.regex, 'im'), deadline: job.deadline, calls: 0, known: new Map() }
       : null;
   const pageIds: number[] = [];
   let total = 0;
