@@ -88,6 +88,10 @@ page.on('websocket', (ws) =>
     if (text.includes('"full":true')) liveFull++;
   }),
 );
+// The rig is shared: other containers come and go, so the list is read again just before the
+// page loads and the searches below expect what it holds (a count that never matched hung the
+// run for a minute and failed it).
+listed = (await berth.api('/containers')).body as Listed[];
 await page.goto(`${berth.base}/containers`, { waitUntil: 'commit' });
 const all = `${listed.length} container(s)`;
 await page.waitForFunction(
@@ -109,7 +113,9 @@ const searchToPaint = (query: string, expected: number) =>
     setValue.call(input, ${JSON.stringify(query)});
     input.dispatchEvent(new Event('input', { bubbles: true }));
     await new Promise((resolve) => {
-      const check = () => (count.textContent === want ? resolve() : requestAnimationFrame(check));
+      // Up to 5 s: a container added or removed meanwhile by someone else changes the count.
+      const check = () =>
+        count.textContent === want || performance.now() - start > 5000 ? resolve() : requestAnimationFrame(check);
       check();
     });
     // The frame that shows it: the next animation frame, then the paint after it.

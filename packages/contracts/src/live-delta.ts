@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { containerKey } from './common.js';
+import { containerKey, SHORT_ID_LENGTH } from './common.js';
 import { containerSchema, type Container } from './containers.js';
 import { hostStatsSchema, sparklinesSchema, type HostStats, type Sparklines } from './hosts.js';
 
@@ -77,6 +77,19 @@ export interface LiveContainersState {
 }
 
 const keyOf = (c: Pick<Container, 'host_id' | 'id'>) => containerKey(c.host_id, c.id);
+
+/** What a delta does to one host's containers, by short id. */
+interface Touched {
+  removed: Set<string>;
+  changed: Map<string, ContainersUpdate['changed'][number]['fields']>;
+  stats: Map<string, StatsRow>;
+}
+
+/** [host id, short id] of a container key (`containerKey`: host id, ':', short id). */
+function splitKey(key: string): [string, string] {
+  const at = key.lastIndexOf(':');
+  return [key.slice(0, at), key.slice(at + 1)];
+}
 const STAT_SET = new Set<string>(CONTAINER_STAT_FIELDS);
 
 function statsRow(c: Container): StatsRow {
@@ -154,10 +167,13 @@ function applySeries(
 ): Record<string, Sparklines> {
   if (delta.tails.length === 0 && delta.removed.length === 0 && Object.keys(delta.set).length === 0)
     return current;
-  const gone = new Set(delta.removed);
-  const out: Record<string, Sparklines> = {};
-  for (const [key, s] of Object.entries(current)) if (!gone.has(key)) out[key] = s;
-  for (const [key, s] of Object.entries(delta.set)) out[key] = s;
+  // One copy per message (a spread is the engine's fast path), then only what changed.
+  let out: Record<string, Sparklines> = { ...current };
+  if (delta.removed.length > 0) {
+    const gone = new Set(delta.removed);
+    out = Object.fromEntries(Object.entries(out).filter(([key]) => !gone.has(key)));
+  }
+  Object.assign(out, delta.set);
   for (const [key, length, cpu, mem, net] of delta.tails) {
     const p = out[key];
     if (p === undefined) continue;
@@ -265,17 +281,36 @@ export function applyContainersUpdate(
   const touched =
     msg.removed.length + msg.changed.length + msg.containers.length + Object.keys(msg.stats).length;
   if (touched > 0) {
-    const removed = new Set(msg.removed);
-    const changed = new Map(msg.changed.map((c) => [c.key, c.fields]));
-    const stats = new Map<string, StatsRow>();
+    // By host, then short id: most containers are untouched, and a host lookup tells so
+    // without building their keys (a browser applies this every 2 s to every container).
+    const byHost = new Map<string, Touched>();
+    const of = (host: string) => {
+      let t = byHost.get(host);
+      if (t === undefined)
+        byHost.set(host, (t = { removed: new Set(), changed: new Map(), stats: new Map() }));
+      return t;
+    };
+    for (const key of msg.removed) {
+      const [host, id] = splitKey(key);
+      of(host).removed.add(id);
+    }
+    for (const { key, fields } of msg.changed) {
+      const [host, id] = splitKey(key);
+      of(host).changed.set(id, fields);
+    }
     for (const [host, rows] of Object.entries(msg.stats))
-      for (const row of rows) stats.set(`${host}:${row[0]}`, row);
+      for (const row of rows) of(host).stats.set(row[0], row);
     containers = [];
     for (const c of current.containers) {
-      const key = keyOf(c);
-      if (removed.has(key)) continue;
-      const fields = changed.get(key);
-      const row = stats.get(key);
+      const t = byHost.get(c.host_id);
+      if (t === undefined) {
+        containers.push(c);
+        continue;
+      }
+      const id = c.id.length > SHORT_ID_LENGTH ? c.id.slice(0, SHORT_ID_LENGTH) : c.id;
+      if (t.removed.has(id)) continue;
+      const fields = t.changed.get(id);
+      const row = t.stats.get(id);
       if (fields === undefined && row === undefined) {
         containers.push(c);
         continue;
@@ -287,15 +322,14 @@ export function applyContainersUpdate(
     }
     containers.push(...msg.containers);
   }
-  let container_sparklines = current.container_sparklines;
+  // Every host's series changes in one pass: one copy of the record, not one per host.
+  const sparks: SeriesDelta = { tails: [], set: {}, removed: [] };
   for (const [host, d] of Object.entries(msg.container_sparklines)) {
-    const prefixed: SeriesDelta = {
-      tails: d.tails.map(([id, ...rest]) => [`${host}:${id}`, ...rest]),
-      set: Object.fromEntries(Object.entries(d.set).map(([id, s]) => [`${host}:${id}`, s])),
-      removed: d.removed.map((id) => `${host}:${id}`),
-    };
-    container_sparklines = applySeries(container_sparklines, prefixed);
+    for (const [id, ...rest] of d.tails) sparks.tails.push([`${host}:${id}`, ...rest]);
+    for (const [id, s] of Object.entries(d.set)) sparks.set[`${host}:${id}`] = s;
+    for (const id of d.removed) sparks.removed.push(`${host}:${id}`);
   }
+  const container_sparklines = applySeries(current.container_sparklines, sparks);
   return {
     seq: msg.seq,
     containers,

@@ -1,7 +1,7 @@
 import { flexRender, type ColumnDef, type Row, type Table } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { cn } from '@/lib/cn';
 
 /**
@@ -16,6 +16,65 @@ const FLEX_COLUMN_MIN_PX = 200;
 
 type Measured = { index: number; measure: (el: Element | null) => void };
 type RowRenderer<T> = (row: Row<T>, measured?: Measured) => React.ReactNode;
+
+interface BodyRowProps<T> {
+  row: Row<T>;
+  /** The record: the same object while it did not change (docs/decisions/007). */
+  original: T;
+  selected: boolean;
+  /** Column definitions and visible column ids: a row draws again when either changes. */
+  columns: unknown;
+  visible: string;
+  testId: string;
+  cellPad: string;
+  dense: boolean;
+  measured: Measured | undefined;
+}
+
+/**
+ * One body row, drawn again only when its record, its selection or the columns changed.
+ * TanStack Table builds new Row objects whenever the data array changes, so the row itself
+ * is no guide: a live message that changed the stats of 300 of 1,000 containers would
+ * otherwise redraw every row in view (bench/containers).
+ */
+const BodyRow = memo(
+  function BodyRow<T>({ row, testId, cellPad, dense, measured }: BodyRowProps<T>) {
+    return (
+      <tr
+        data-testid={testId}
+        {...(measured === undefined
+          ? {}
+          : {
+              ref: measured.measure,
+              'data-index': measured.index,
+              'aria-rowindex': measured.index + 2,
+            })}
+        className={cn(
+          'hover:bg-slate-900/60',
+          dense &&
+            measured === undefined &&
+            '[contain-intrinsic-size:auto_56px] [content-visibility:auto]',
+        )}
+      >
+        {row.getVisibleCells().map((cell) => (
+          <td key={cell.id} className={cn(cellPad, 'align-top text-slate-300')}>
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </td>
+        ))}
+      </tr>
+    );
+  },
+  (a, b) =>
+    a.original === b.original &&
+    a.selected === b.selected &&
+    a.columns === b.columns &&
+    a.visible === b.visible &&
+    a.testId === b.testId &&
+    a.cellPad === b.cellPad &&
+    a.dense === b.dense &&
+    a.measured?.index === b.measured?.index &&
+    a.measured?.measure === b.measured?.measure,
+) as <T>(props: BodyRowProps<T>) => React.ReactNode;
 
 /** The selection column every selectable table starts with. */
 export function selectColumn<T extends { name: string }>(plural: string): ColumnDef<T> {
@@ -65,30 +124,24 @@ export function DataTable<T>({
   const rows = table.getRowModel().rows;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const virtual = dense && rows.length > VIRTUAL_FROM;
+  const columns = table.options.columns;
+  const visible = table
+    .getVisibleLeafColumns()
+    .map((c) => c.id)
+    .join(',');
   const renderRow: RowRenderer<T> = (row, measured) => (
-    <tr
+    <BodyRow
       key={row.id}
-      data-testid={rowTestId(row.original)}
-      {...(measured === undefined
-        ? {}
-        : {
-            ref: measured.measure,
-            'data-index': measured.index,
-            'aria-rowindex': measured.index + 2,
-          })}
-      className={cn(
-        'hover:bg-slate-900/60',
-        dense &&
-          measured === undefined &&
-          '[contain-intrinsic-size:auto_56px] [content-visibility:auto]',
-      )}
-    >
-      {row.getVisibleCells().map((cell) => (
-        <td key={cell.id} className={cn(cellPad, 'align-top text-slate-300')}>
-          {flexRender(cell.column.columnDef.cell, cell.getContext())}
-        </td>
-      ))}
-    </tr>
+      row={row}
+      original={row.original}
+      selected={row.getIsSelected()}
+      columns={columns}
+      visible={visible}
+      testId={rowTestId(row.original)}
+      cellPad={cellPad}
+      dense={dense}
+      measured={measured}
+    />
   );
   return (
     <div className="overflow-x-auto rounded-xl border border-slate-800">
@@ -163,6 +216,20 @@ function scrollParentOf(el: HTMLElement): HTMLElement {
   return document.documentElement;
 }
 
+const estimateSize = () => ROW_ESTIMATE_PX;
+
+/** The rows' ids, as the same array while they are the same ids in the same order. */
+function useRowIds<T>(rows: Row<T>[]): string[] {
+  const [ids, setIds] = useState<string[]>(() => rows.map((row) => row.id));
+  // Derived during render (React's pattern for state that follows props): no second commit.
+  if (ids.length !== rows.length || rows.some((row, i) => row.id !== ids[i])) {
+    const next = rows.map((row) => row.id);
+    setIds(next);
+    return next;
+  }
+  return ids;
+}
+
 /** The rows in view of a long table, with spacer rows standing in for the others. */
 function VirtualRows<T>({
   rows,
@@ -181,7 +248,10 @@ function VirtualRows<T>({
   useLayoutEffect(() => {
     const body = bodyRef.current;
     if (body === null) return;
-    const parent = scrollParentOf(body);
+    // Looked for again only until found: walking the ancestors' computed styles on every
+    // render (every live message) cost more than the rows that changed.
+    const found = scroller !== null && scroller !== document.documentElement;
+    const parent = found && scroller.contains(body) ? scroller : scrollParentOf(body);
     setScroller(parent);
     setMargin(
       Math.round(
@@ -189,15 +259,19 @@ function VirtualRows<T>({
       ),
     );
   });
+  // The virtualizer measures every row again when its key function changes, so that function
+  // stays the same while the row ids (order, filter) do not change.
+  const ids = useRowIds(rows);
+  const getItemKey = useCallback((index: number) => ids[index] ?? index, [ids]);
   // TanStack Virtual hands back functions by design; the React Compiler lint cannot know that.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller,
-    estimateSize: () => ROW_ESTIMATE_PX,
+    estimateSize,
     overscan: OVERSCAN_ROWS,
     scrollMargin: margin,
-    getItemKey: (index) => rows[index]?.id ?? index,
+    getItemKey,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0];

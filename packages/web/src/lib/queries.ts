@@ -1,6 +1,7 @@
 import {
   alertListResponseSchema,
   alertStatsSchema,
+  containerKey,
   containerSchema,
   eventsResponseSchema,
   globalSettingsSchema,
@@ -8,9 +9,11 @@ import {
   hostSchema,
   preferencesSchema,
   updatesSummarySchema,
+  type Container,
+  type HostStats,
   type Sparklines,
 } from '@berth/contracts';
-import { queryOptions, skipToken } from '@tanstack/react-query';
+import { queryOptions, replaceEqualDeep } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from './api-client';
 
@@ -67,12 +70,94 @@ export const dashboardHostsQueryOptions = () =>
     refetchInterval: 10_000,
   });
 
-export const containersQueryOptions = () =>
+/**
+ * What the browser knows of containers: the list (GET /containers, then containers_update)
+ * and what only the live channel carries (container and host sparklines, host aggregates).
+ * One cache entry, so a live message is one `setQueryData` and one round of notifications
+ * (docs/decisions/006, 010); screens read their part through `select`.
+ */
+export interface ContainersData {
+  containers: Container[];
+  container_sparklines: Record<string, Sparklines>;
+  host_metrics: Record<string, HostStats>;
+  host_sparklines: Record<string, Sparklines>;
+}
+
+export const NO_CONTAINERS: ContainersData = {
+  containers: [],
+  container_sparklines: {},
+  host_metrics: {},
+  host_sparklines: {},
+};
+
+const keyOf = (c: Container) => containerKey(c.host_id, c.id);
+
+/**
+ * `next` with every container that equals the one of the same key in `previous` replaced by
+ * that one, so rows of unchanged containers stay the same objects (memoised rows skip them).
+ * Matched by key, not by position: one container added at the top would otherwise shift
+ * every comparison.
+ */
+export function shareContainers(previous: readonly Container[], next: Container[]): Container[] {
+  if (previous.length === 0) return next;
+  const before = new Map(previous.map((c) => [keyOf(c), c]));
+  let same = previous.length === next.length;
+  const out = next.map((c, i) => {
+    const p = before.get(keyOf(c));
+    const shared = p === undefined ? c : replaceEqualDeep(p, c);
+    if (shared !== previous[i]) same = false;
+    return shared;
+  });
+  return same ? (previous as Container[]) : out;
+}
+
+/** The list as fetched, the live parts kept: only the live channel carries those. */
+const containersEntryOptions = () =>
   queryOptions({
     queryKey: ['containers'],
-    queryFn: () => api('/containers', z.array(containerSchema)),
+    queryFn: async ({ client, queryKey }): Promise<ContainersData> => {
+      const list = await api('/containers', z.array(containerSchema));
+      const current = client.getQueryData<ContainersData>(queryKey) ?? NO_CONTAINERS;
+      const containers = shareContainers(current.containers, list);
+      return containers === current.containers ? current : { ...current, containers };
+    },
     refetchInterval: 5000,
+    structuralSharing: shareContainersEntry,
   });
+
+/**
+ * Structural sharing of the containers entry and of what screens select from it: shallow.
+ * Both writers keep unchanged parts the same objects by themselves (the fetch above by key,
+ * the live channel by applying deltas to the objects it has), so a selection (the list, one
+ * host's containers, one container, sparklines) is unchanged exactly when its parts are
+ * identical. The default deep comparison would walk every changed container of every message
+ * again, once per screen that selects it, and hand back copies instead of the entry's objects.
+ */
+export function shareContainersEntry(previous: unknown, next: unknown): unknown {
+  if (previous === next || typeof previous !== 'object' || typeof next !== 'object') return next;
+  if (previous === null || next === null) return next;
+  if (Array.isArray(next))
+    return Array.isArray(previous) &&
+      previous.length === next.length &&
+      next.every((v, i) => v === previous[i])
+      ? previous
+      : next;
+  if (Object.getPrototypeOf(next) !== Object.prototype || Array.isArray(previous)) return next;
+  const a = previous as Record<string, unknown>;
+  const b = next as Record<string, unknown>;
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]) ? a : b;
+}
+
+/** Every container (spec 2 §2.2); the query every container screen starts from. */
+export const containersQueryOptions = () =>
+  queryOptions({
+    ...containersEntryOptions(),
+    select: (data: ContainersData) => data.containers,
+  });
+
+/** The containers entry read as a whole (the dashboard merges host figures from it). */
+export const liveContainersQueryOptions = containersEntryOptions;
 
 export const recentEventsQueryOptions = (limit = 10) =>
   queryOptions({
@@ -84,12 +169,11 @@ export const recentEventsQueryOptions = (limit = 10) =>
 /** The root key every events query starts with, for invalidation on new_event. */
 export const eventsRootKey = () => recentEventsQueryOptions().queryKey.slice(0, 1);
 
-/** Per-container sparklines, written only by containers_update (no fetch of its own). */
+/** Per-container sparklines by container key; only containers_update carries them. */
 export const containerSparklinesQueryOptions = () =>
-  queryOptions<Record<string, Sparklines>>({
-    queryKey: ['containers', 'sparklines'],
-    queryFn: skipToken,
-    staleTime: Infinity,
+  queryOptions({
+    ...containersEntryOptions(),
+    select: (data: ContainersData) => data.container_sparklines,
   });
 
 /** Open alerts, for counts (hosts table, delete impact); spec 3 §7. */

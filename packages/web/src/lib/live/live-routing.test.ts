@@ -1,33 +1,8 @@
-import type { Container, ContainersUpdate, Host, LiveMessage } from '@berth/contracts';
+import type { Container, ContainersUpdate, LiveMessage } from '@berth/contracts';
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
-import { containersQueryOptions, dashboardHostsQueryOptions } from '../queries';
+import { describe, expect, it, vi } from 'vitest';
+import { liveContainersQueryOptions, NO_CONTAINERS, type ContainersData } from '../queries';
 import { LiveRouter, routeLiveMessage } from './live-routing';
-
-const host = (id: string, status: Host['status']): Host => ({
-  id,
-  name: id,
-  url: 'tcp://x',
-  status,
-  error: null,
-  security_status: 'insecure',
-  tags: [],
-  description: null,
-  os_version: null,
-  docker_version: null,
-  num_cpus: null,
-  total_memory: null,
-  last_checked: null,
-  daemon_started_at: null,
-  uptime_source: null,
-  uptime_note: null,
-  container_count: 9,
-  updates_available: 0,
-  alerts: { open: 0, snoozed: 0 },
-  stats: null,
-  sparklines: null,
-  containers: { total: 9, running: 9, stopped: 0 },
-});
 
 const container = (hostId: string, id: string, state: Container['state']) =>
   ({ host_id: hostId, id, name: id, state }) as Container;
@@ -50,30 +25,61 @@ const update = (data: Partial<ContainersUpdate> & { seq: number }): LiveMessage 
   },
 });
 
+const entry = (qc: QueryClient) =>
+  qc.getQueryData<ContainersData>(liveContainersQueryOptions().queryKey);
+
 describe('containers_update', () => {
-  it('writes containers and host figures into the cache without a refetch', () => {
+  it('writes the list and the live figures into the cache without a refetch, in one write', () => {
     const qc = new QueryClient();
-    qc.setQueryData(dashboardHostsQueryOptions().queryKey, [
-      host('a', 'online'),
-      host('b', 'offline'),
-    ]);
+    const writes = vi.spyOn(qc, 'setQueryData');
     const containers = [container('a', 'c1', 'running'), container('a', 'c2', 'exited')];
-    routeLiveMessage(
+    const router = new LiveRouter(qc);
+    router.route(
       update({
         seq: 1,
         full: true,
         containers,
         host_sparklines: { ...noSeries, set: { a: { cpu: [1, 2], mem: [3], net: [4] } } },
       }),
-      qc,
     );
-    expect(qc.getQueryData(containersQueryOptions().queryKey)).toEqual(containers);
-    const [a, b] = qc.getQueryData<Host[]>(dashboardHostsQueryOptions().queryKey) ?? [];
-    expect(a?.stats).toEqual(stats);
-    expect(a?.sparklines?.cpu).toEqual([1, 2]);
-    expect(a?.containers).toEqual({ total: 2, running: 1, stopped: 1 });
-    // An offline host keeps its last known counts instead of dropping to zero.
-    expect(b?.containers.total).toBe(9);
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(entry(qc)?.containers).toEqual(containers);
+    expect(entry(qc)?.host_metrics.a).toEqual(stats);
+    expect(entry(qc)?.host_sparklines.a?.cpu).toEqual([1, 2]);
+    router.route(
+      update({
+        seq: 2,
+        stats: { a: [['c1', 50, 1, 2, 3, 4, 5, 6]] },
+        container_sparklines: { a: { ...noSeries, set: { c1: { cpu: [5], mem: [6], net: [7] } } } },
+      }),
+    );
+    expect(writes).toHaveBeenCalledTimes(2);
+    expect(entry(qc)?.containers[0]?.cpu_percent).toBe(50);
+    expect(entry(qc)?.container_sparklines['a:c1']?.cpu).toEqual([5]);
+  });
+
+  it('keeps the objects of unchanged containers and equal host figures', () => {
+    const qc = new QueryClient();
+    const shown = [container('a', 'c1', 'running'), container('a', 'c2', 'running')];
+    qc.setQueryData<ContainersData>(liveContainersQueryOptions().queryKey, {
+      ...NO_CONTAINERS,
+      containers: shown,
+    });
+    const router = new LiveRouter(qc);
+    // The full state names every container anew: equal ones keep the objects already shown.
+    router.route(
+      update({
+        seq: 1,
+        full: true,
+        containers: [{ ...shown[0] } as Container, container('a', 'c2', 'exited')],
+      }),
+    );
+    const first = entry(qc);
+    expect(first?.containers[0]).toBe(shown[0]);
+    expect(first?.containers[1]?.state).toBe('exited');
+    router.route(update({ seq: 2, host_metrics: { a: { ...stats } } }));
+    expect(entry(qc)?.containers).toBe(first?.containers);
+    expect(entry(qc)?.host_metrics.a).toBe(first?.host_metrics.a);
   });
 
   it('applies deltas in sequence, and after a gap keeps the rows and asks for the full state', () => {
@@ -84,7 +90,7 @@ describe('containers_update', () => {
     const c2 = container('a', 'c2', 'running');
     router.route(update({ seq: 7, full: true, containers: [c1, c2] }));
     router.route(update({ seq: 8, changed: [{ key: 'a:c2', fields: { state: 'exited' } }] }));
-    const rows = () => qc.getQueryData<Container[]>(containersQueryOptions().queryKey) ?? [];
+    const rows = () => entry(qc)?.containers ?? [];
     expect(rows()[0]).toBe(c1);
     expect(rows()[1]?.state).toBe('exited');
     // Message 9 is lost: 10 does not apply, the rows stay, the full state is asked for once.
@@ -95,5 +101,12 @@ describe('containers_update', () => {
     router.route(update({ seq: 11, full: true, containers: [c2] }));
     router.route(update({ seq: 12, removed: ['a:c2'] }));
     expect(rows()).toEqual([]);
+  });
+
+  it('leaves other messages to the refresh table', () => {
+    const qc = new QueryClient();
+    const invalidate = vi.spyOn(qc, 'invalidateQueries');
+    routeLiveMessage({ type: 'host_status_changed', data: {} } as LiveMessage, qc);
+    expect(invalidate).toHaveBeenCalledTimes(2);
   });
 });

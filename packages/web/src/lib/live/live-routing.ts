@@ -1,7 +1,7 @@
 import {
   applyContainersUpdate,
   type ContainersUpdate,
-  type Host,
+  type HostStats,
   type LiveContainersState,
   type LiveMessage,
   type LiveMessageType,
@@ -9,12 +9,15 @@ import {
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { alertsRootKey } from '../alerts';
 import {
-  containerSparklinesQueryOptions,
   containersQueryOptions,
   dashboardHostsQueryOptions,
   eventsRootKey,
   hostsQueryOptions,
+  liveContainersQueryOptions,
   settingsQueryOptions,
+  shareContainers,
+  shareContainersEntry,
+  type ContainersData,
 } from '../queries';
 
 const containers = () => containersQueryOptions().queryKey;
@@ -44,8 +47,9 @@ export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>>
 /**
  * containers_update refreshes containers and dashboard hosts by writing what it carries
  * into the cache, instead of fetching both again every 2 s. The message is a delta after the
- * first (docs/decisions/010): the router keeps the state it applies to, and one message
- * becomes one write per cached key. Unchanged containers, series and hosts stay the same
+ * first (docs/decisions/010): the router keeps the state it applies to, and one message is
+ * one `setQueryData` of the containers entry (list, sparklines, host figures: queries.ts),
+ * so screens are notified once. Unchanged containers, series and host figures stay the same
  * objects, so only what changed re-renders.
  */
 export class LiveRouter {
@@ -56,7 +60,13 @@ export class LiveRouter {
     private readonly queryClient: QueryClient,
     /** Asks the server for the full state (a containers_update was missed). */
     private readonly requestFullState: () => void = () => undefined,
-  ) {}
+  ) {
+    // The entry may be written here before any screen asked for it: it must be taken as
+    // written then too (no deep comparison of every container), as its own options say.
+    queryClient.setQueryDefaults(liveContainersQueryOptions().queryKey, {
+      structuralSharing: shareContainersEntry,
+    });
+  }
 
   route(message: LiveMessage): void {
     if (message.type === 'containers_update') this.applyContainers(message.data);
@@ -67,7 +77,7 @@ export class LiveRouter {
 
   private applyContainers(update: ContainersUpdate): void {
     const before = this.containers;
-    const next = applyContainersUpdate(before, update);
+    let next = applyContainersUpdate(before, update);
     if (next === null) {
       // A gap: the rows stay as they were (never half-updated) until the full state arrives.
       this.containers = null;
@@ -75,57 +85,44 @@ export class LiveRouter {
       this.awaitingFull = true;
       return;
     }
-    if (update.full) this.awaitingFull = false;
+    const key = liveContainersQueryOptions().queryKey;
+    const cached = this.queryClient.getQueryData<ContainersData>(key);
+    if (update.full) {
+      this.awaitingFull = false;
+      // A full state (connect, resync) names every container anew: the rows already shown
+      // (from GET /containers, or before the gap) keep their objects where nothing changed,
+      // and the deltas after it apply to those same objects.
+      next = { ...next, containers: shareContainers(cached?.containers ?? [], next.containers) };
+    }
+    next = { ...next, host_metrics: shareHostMetrics(before?.host_metrics, next.host_metrics) };
     this.containers = next;
-    const qc = this.queryClient;
-    if (next.containers !== before?.containers)
-      qc.setQueryData(containersQueryOptions().queryKey, next.containers);
-    if (next.container_sparklines !== before?.container_sparklines)
-      qc.setQueryData(containerSparklinesQueryOptions().queryKey, next.container_sparklines);
-    writeDashboardHosts(qc, next, next.containers !== before?.containers);
+    this.queryClient.setQueryData<ContainersData>(key, {
+      containers: next.containers,
+      container_sparklines: next.container_sparklines,
+      host_metrics: next.host_metrics,
+      host_sparklines: next.host_sparklines,
+    });
   }
 }
 
-function writeDashboardHosts(
-  qc: QueryClient,
-  state: LiveContainersState,
-  containersChanged: boolean,
-): void {
-  const counts = new Map<string, { total: number; running: number }>();
-  if (containersChanged)
-    for (const c of state.containers) {
-      let n = counts.get(c.host_id);
-      if (n === undefined) counts.set(c.host_id, (n = { total: 0, running: 0 }));
-      n.total++;
-      if (c.state === 'running') n.running++;
-    }
-  qc.setQueryData<Host[]>(dashboardHostsQueryOptions().queryKey, (current) =>
-    current?.map((host) => {
-      const stats = state.host_metrics[host.id] ?? host.stats;
-      const sparklines = state.host_sparklines[host.id] ?? host.sparklines;
-      // Only online hosts report containers; an offline host keeps what the server said.
-      const online = host.status === 'online' || host.status === 'degraded';
-      const n =
-        online && containersChanged ? (counts.get(host.id) ?? { total: 0, running: 0 }) : null;
-      if (
-        stats === host.stats &&
-        sparklines === host.sparklines &&
-        (n === null || (n.total === host.containers.total && n.running === host.containers.running))
-      )
-        return host;
-      return {
-        ...host,
-        stats,
-        sparklines,
-        ...(n === null
-          ? {}
-          : {
-              container_count: n.total,
-              containers: { total: n.total, running: n.running, stopped: n.total - n.running },
-            }),
-      };
-    }),
-  );
+/** Every message carries every host's aggregates whole; equal ones keep the earlier object. */
+function shareHostMetrics(
+  before: Record<string, HostStats> | undefined,
+  next: Record<string, HostStats>,
+): Record<string, HostStats> {
+  if (before === undefined) return next;
+  const out: Record<string, HostStats> = {};
+  let same = Object.keys(before).length === Object.keys(next).length;
+  for (const [id, stats] of Object.entries(next)) {
+    const p = before[id];
+    const equal =
+      p !== undefined &&
+      Object.keys(p).length === Object.keys(stats).length &&
+      (Object.keys(stats) as (keyof HostStats)[]).every((f) => p[f] === stats[f]);
+    out[id] = equal ? p : stats;
+    if (!equal) same = false;
+  }
+  return same ? before : out;
 }
 
 /**

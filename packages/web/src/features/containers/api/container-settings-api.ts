@@ -9,7 +9,7 @@ import { toast } from 'sonner';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { api } from '@/lib/api-client';
 import { containerKey } from '@/lib/container-sort';
-import { containersQueryOptions } from '@/lib/queries';
+import { liveContainersQueryOptions, type ContainersData } from '@/lib/queries';
 
 const DESIRED_LABEL: Record<DesiredState, string> = {
   should_run: 'Should Run',
@@ -27,15 +27,22 @@ function useOptimisticContainer<V>(
   messages: { ok: (value: V) => string; failed: string },
 ) {
   const queryClient = useQueryClient();
-  const key = containersQueryOptions().queryKey;
+  const key = liveContainersQueryOptions().queryKey;
   return useMutation({
     mutationFn: ({ container, value }: { container: Container; value: V }) =>
       send(container, value),
     onMutate: async ({ container, value }) => {
       await queryClient.cancelQueries({ queryKey: key });
-      const previous = queryClient.getQueryData<Container[]>(key);
-      queryClient.setQueryData<Container[]>(key, (list) =>
-        list?.map((c) => (containerKey(c) === containerKey(container) ? apply(c, value) : c)),
+      const previous = queryClient.getQueryData<ContainersData>(key);
+      queryClient.setQueryData<ContainersData>(
+        key,
+        (data) =>
+          data && {
+            ...data,
+            containers: data.containers.map((c) =>
+              containerKey(c) === containerKey(container) ? apply(c, value) : c,
+            ),
+          },
       );
       return { previous };
     },

@@ -1,6 +1,5 @@
 import type { Container, PreferencesPatch } from '@berth/contracts';
 import {
-  getCoreRowModel,
   getSortedRowModel,
   useReactTable,
   type ColumnOrderState,
@@ -11,6 +10,7 @@ import {
 } from '@tanstack/react-table';
 import { useMemo, useRef, useState } from 'react';
 import { DataTable } from '@/components/data-table';
+import { getStableCoreRowModel } from '@/components/stable-row-model';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
 import { containerKey } from '@/lib/container-sort';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
@@ -40,6 +40,8 @@ function orderFrom(saved: readonly string[] | undefined): string[] {
   const known = (saved ?? []).filter((id) => DEFAULT_ORDER.includes(id));
   return [...known, ...DEFAULT_ORDER.filter((id) => !known.includes(id))];
 }
+
+const stableCoreRowModel = getStableCoreRowModel<Container>();
 
 const apply = <T,>(updater: Updater<T>, current: T): T =>
   typeof updater === 'function' ? (updater as (old: T) => T)(current) : updater;
@@ -75,7 +77,8 @@ export function ContainersTable({
     flush();
   };
   const columns = useMemo(() => containerColumns(actions), [actions]);
-  const columnOrder: ColumnOrderState = ['select', ...order];
+  // The same array while the order is, so TanStack Table keeps its column caches.
+  const columnOrder: ColumnOrderState = useMemo(() => ['select', ...order], [order]);
 
   // TanStack Table hands back functions by design; the React Compiler lint cannot know that.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -91,7 +94,7 @@ export function ContainersTable({
       setSorting(next);
       save({ container_table_sort: next });
     },
-    getCoreRowModel: getCoreRowModel(),
+    getCoreRowModel: stableCoreRowModel,
     getSortedRowModel: getSortedRowModel(),
   });
 

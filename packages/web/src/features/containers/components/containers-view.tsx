@@ -54,8 +54,13 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
 
   // Scoped to a host (inside the host modal), filters stay local: the page URL is not ours.
   const [localFilters, setLocalFilters] = useState<ContainerFilters>(NO_FILTERS);
-  const filters: ContainerFilters =
-    scopedHostId === undefined ? readFilters(params) : { ...localFilters, hosts: [scopedHostId] };
+  // Memoised with what they are read from, so a live message (new container data, same
+  // filters) filters once and nothing downstream sees new filter objects.
+  const filters: ContainerFilters = useMemo(
+    () =>
+      scopedHostId === undefined ? readFilters(params) : { ...localFilters, hosts: [scopedHostId] },
+    [scopedHostId, params, localFilters],
+  );
   const setFilters = (next: ContainerFilters) => {
     if (scopedHostId === undefined)
       setParams((prev) => writeFilters(prev, next), { replace: true });
@@ -75,15 +80,24 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
       ),
     [healthChecks],
   );
-  const visible = applyFilters(containers.data ?? [], filters, search, {
-    withUpdates,
-    withHealthCheck,
-  });
-  const selected = (containers.data ?? []).filter((c) => selection[containerKey(c)] === true);
+  const visible = useMemo(
+    () => applyFilters(containers.data ?? [], filters, search, { withUpdates, withHealthCheck }),
+    [containers.data, filters, search, withUpdates, withHealthCheck],
+  );
+  const selected = useMemo(
+    () =>
+      Object.keys(selection).length === 0
+        ? []
+        : (containers.data ?? []).filter((c) => selection[containerKey(c)] === true),
+    [containers.data, selection],
+  );
+  // `mutate` is stable; the mutation's result object is new on every render, and row actions
+  // that changed with it would redraw every row (components/data-table.tsx).
+  const { mutate } = action;
   const act = useCallback(
     (c: Container, name: ContainerAction) =>
-      action.mutate({ hostId: c.host_id, containerId: c.id, action: name }),
-    [action],
+      mutate({ hostId: c.host_id, containerId: c.id, action: name }),
+    [mutate],
   );
   // Spec 2 §2.2: a name opens a preview (the drawer), or the full dialog with the full-details
   // mode (simplified workflow) on; the other row actions always open the full dialog.
@@ -121,7 +135,9 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
         ))}
       </div>
     );
-  if (containers.isError)
+  // Only without rows: a background refetch that fails (a server restart, a dropped request)
+  // keeps the rows, which the live channel goes on updating, instead of replacing the table.
+  if (containers.data === undefined)
     return <p className="text-sm text-red-300">Failed to load containers. Please try again.</p>;
 
   return (

@@ -5,18 +5,33 @@ import {
   type ViewMode,
 } from '@berth/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api } from '@/lib/api-client';
 import {
   alertStatsQueryOptions,
   containerSparklinesQueryOptions,
   containersQueryOptions,
   dashboardHostsQueryOptions,
+  liveContainersQueryOptions,
   preferencesQueryOptions,
   recentEventsQueryOptions,
   updatesSummaryQueryOptions,
 } from '@/lib/queries';
+import { selectLiveHostFigures, withLiveFigures } from './live-hosts';
 
-export const useDashboardHosts = () => useQuery(dashboardHostsQueryOptions());
+/**
+ * The hosts (GET /hosts, every 10 s) with the live channel's newer figures merged in as they
+ * are read (docs/decisions/006): the live channel writes one cache entry per message.
+ */
+export function useDashboardHosts() {
+  const hosts = useQuery(dashboardHostsQueryOptions());
+  const live = useQuery({ ...liveContainersQueryOptions(), select: selectLiveHostFigures }).data;
+  const data = useMemo(
+    () => (hosts.data === undefined ? undefined : withLiveFigures(hosts.data, live)),
+    [hosts.data, live],
+  );
+  return { data, isPending: hosts.isPending, isError: hosts.isError, error: hosts.error };
+}
 export const useAllContainers = () => useQuery(containersQueryOptions());
 export const useRecentEvents = () => useQuery(recentEventsQueryOptions(10));
 export const useAlertStats = () => useQuery(alertStatsQueryOptions());
@@ -27,7 +42,7 @@ export function useHostContainers(hostId: string): Container[] {
   return (
     useQuery({
       ...containersQueryOptions(),
-      select: (all) => all.filter((c) => c.host_id === hostId),
+      select: (data) => data.containers.filter((c) => c.host_id === hostId),
     }).data ?? []
   );
 }

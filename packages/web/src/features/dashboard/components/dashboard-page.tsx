@@ -46,7 +46,7 @@ export function DashboardPage() {
         </div>
       )}
       {hosts.isError && (
-        <p className="text-sm text-red-300">Error loading hosts: {hosts.error.message}</p>
+        <p className="text-sm text-red-300">Error loading hosts: {hosts.error?.message}</p>
       )}
       {hosts.data?.length === 0 && (
         <EmptyState icon={Server} title="No hosts configured. Add a host to get started." />

@@ -16,7 +16,7 @@ export function HostContainersCard({ hostId }: { hostId: string }) {
   const containers =
     useQuery({
       ...containersQueryOptions(),
-      select: (all) => all.filter((c) => c.host_id === hostId),
+      select: ({ containers: all }) => all.filter((c) => c.host_id === hostId),
     }).data ?? [];
   const sort: HostContainerSort = prefs?.hostContainerSorts[hostId] ?? 'state';
   const shown = sortHostContainers(containers, sort).slice(0, SHOWN);

@@ -65,7 +65,7 @@ function ModalBody({ host }: { host: Host }) {
   const containers =
     useQuery({
       ...containersQueryOptions(),
-      select: (all) => all.filter((c) => c.host_id === host.id),
+      select: ({ containers: all }) => all.filter((c) => c.host_id === host.id),
     }).data ?? [];
   const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
   const running = containers.filter((c) => c.state === 'running').length;

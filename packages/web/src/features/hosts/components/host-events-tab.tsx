@@ -18,7 +18,7 @@ export function HostEventsTab({ host }: { host: Host }) {
   const events = useQuery(hostEventsQueryOptions(host.id, FETCH_LIMIT));
   const existing = useQuery({
     ...containersQueryOptions(),
-    select: (all) => new Set(all.map(containerKey)),
+    select: ({ containers }) => new Set(containers.map(containerKey)),
   }).data;
   const simplified = usePreferences().data?.simplified_workflow ?? true;
   const { openContainer } = useContainerPanels();

@@ -44,7 +44,7 @@ export function ContainerDetailDialog({
   const [key, setKey] = useState(initialKey);
   const container = useQuery({
     ...containersQueryOptions(),
-    select: (all) => all.find((c) => containerKey(c) === key),
+    select: ({ containers: all }) => all.find((c) => containerKey(c) === key),
   }).data;
   useLiveMessages('container_recreated', ({ data }) => {
     if (keyOf(data.host_id, data.old_container_id) === key)

@@ -35,7 +35,7 @@ export function ContainerDrawer({
 }) {
   const container = useQuery({
     ...containersQueryOptions(),
-    select: (all) => all.find((c) => containerKey(c) === key),
+    select: ({ containers: all }) => all.find((c) => containerKey(c) === key),
   });
   const c = container.data;
   return (
