@@ -1,5 +1,5 @@
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { installLazyEngineDeps } from './platform/lazy-engine-deps.js';
 import {
   consoleGuardLogger,
   installProcessGuards,
@@ -9,10 +9,13 @@ import {
 // Installed before anything can fail; the app logger takes over once it exists.
 let guardLogger: GuardLogger = consoleGuardLogger;
 installProcessGuards({ logger: () => guardLogger });
+// Before the app (and dockerode with it) is loaded, hence the dynamic import below.
+installLazyEngineDeps();
 
 /** Starts Berth from the environment and closes it cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const { buildApp } = await import('./app.js');
   const app = await buildApp(config);
   guardLogger = app.log;
   let closing = false;

@@ -1,21 +1,29 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { escapeHtml, toHtml, toPlain, colorOf } from '../message.js';
 import type { ChannelConfig } from '@berth/contracts';
 import { DeliveryError, str, type ChannelDriver } from './driver.js';
 
 const MAX_POOLS = 20;
 
+// nodemailer (~5 MB resident, ~45 ms to import) loads when an SMTP channel first sends.
+let nodemailer: Promise<typeof import('nodemailer')> | undefined;
+const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
+
 /** Pooled transports by configuration, so a burst reuses a few authenticated connections. */
 const pools = new Map<string, Transporter>();
 
-function transportFor(config: ChannelConfig, timeoutMs: number): Transporter {
+async function transportFor(config: ChannelConfig, timeoutMs: number): Promise<Transporter> {
   const key = JSON.stringify(config);
   const cached = pools.get(key);
   if (cached !== undefined) return cached;
+  const { createTransport } = await loadNodemailer();
+  // Another send may have made this transport while the module loaded.
+  const made = pools.get(key);
+  if (made !== undefined) return made;
   const port = Number(config.smtp_port ?? 587) || 587;
   const useTls = config.use_tls !== false;
   const user = str(config, 'smtp_user');
-  const transport = nodemailer.createTransport({
+  const transport = createTransport({
     host: str(config, 'smtp_host'),
     port,
     // 465 speaks TLS from the first byte; other ports upgrade with STARTTLS, required when TLS is on.
@@ -46,7 +54,7 @@ function transportFor(config: ChannelConfig, timeoutMs: number): Transporter {
 export const smtp: ChannelDriver = {
   type: 'smtp',
   async send(config, message, ctx) {
-    const transport = transportFor(config, ctx.timeoutMs);
+    const transport = await transportFor(config, ctx.timeoutMs);
     const html =
       `<div style="font-family:system-ui,sans-serif;font-size:14px">` +
       `<div style="border-left:4px solid ${colorOf(message)};padding-left:12px">` +
