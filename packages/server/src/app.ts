@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
@@ -37,6 +37,14 @@ declare module 'fastify' {
   }
 }
 
+// Fastify's factory types speak of ajv schemas; these compilers take the routes' zod schemas.
+const ZOD_COMPILERS = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
+
 /**
  * Builds the whole server: platform plugins first (errors, body parsing, cookies), then the
  * database, then the API modules and the live channel, then the web app. Used by main and tests.
@@ -45,6 +53,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    // Every schema is zod: handing Fastify the zod compilers here keeps it from loading its
+    // default ajv and fast-json-stringify compilers (~250 modules) that nothing would use.
+    schemaController: { compilersFactory: ZOD_COMPILERS },
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
