@@ -8,10 +8,12 @@ let t: TestApp | undefined;
 afterEach(() => t?.close());
 
 describe('web app and health', () => {
-  it('serves the built app and falls back to index.html for client routes only', async () => {
+  it('serves the built app and falls back to index.html (login.html for /login) for client routes only', async () => {
     const webDir = join('/tmp', `berth-web-${process.pid}`);
     mkdirSync(join(webDir, 'assets'), { recursive: true });
     writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Berth</title>');
+    writeFileSync(join(webDir, 'login.html'), '<!doctype html><form>Log In</form>');
+    writeFileSync(join(webDir, 'login.html.br'), brotliCompressSync('<form>Log In</form>'));
     writeFileSync(join(webDir, 'assets', 'app.js'), 'console.log(1)');
     writeFileSync(join(webDir, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
     t = await buildTestApp({ BERTH_WEB_DIR: webDir });
@@ -19,6 +21,13 @@ describe('web app and health', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain('<title>Berth</title>');
+    // /login comes with its form prerendered, compressed as the browser accepts.
+    const login = await t.app.inject({ url: '/login?next=1' });
+    expect(login.headers['content-type']).toMatch(/text\/html/);
+    expect(login.body).toContain('<form>Log In</form>');
+    const loginBr = await t.app.inject({ url: '/login', headers: { 'accept-encoding': 'br' } });
+    expect(loginBr.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(loginBr.rawPayload).toString()).toBe('<form>Log In</form>');
     const plain = await t.app.inject({ url: '/assets/app.js' });
     expect(plain.body).toBe('console.log(1)');
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');

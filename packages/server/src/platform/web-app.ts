@@ -27,9 +27,11 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
   }
   app.setNotFoundHandler((request, reply) => {
     if (built && isClientRoute(request.method, request.url)) {
-      return reply.type('text/html').sendFile('index.html');
+      // /login has its form prerendered (packages/web/prerender.ts); the rest, the skeleton.
+      const page = pathOf(request.url) === '/login' ? 'login.html' : 'index.html';
+      return reply.type('text/html').sendFile(page);
     }
-    const path = request.url.split('?')[0] ?? '';
+    const path = pathOf(request.url);
     return reply.code(404).send({ detail: `Route ${request.method} ${path} not found` });
   });
 }
@@ -37,6 +39,8 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
 /** True for requests the SPA should answer with index.html. */
 function isClientRoute(method: string, url: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  const path = url.split('?')[0] ?? '';
+  const path = pathOf(url);
   return !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/ws');
 }
+
+const pathOf = (url: string): string => url.split('?')[0] ?? '';
