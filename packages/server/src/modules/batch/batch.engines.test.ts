@@ -104,11 +104,17 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
       expect(c?.state).toBe('running');
       expect(c?.started_at).not.toBe(before.get(key));
     }
-    const jobUpdates = messages().filter(
-      (m): m is Extract<LiveMessage, { type: 'batch_job_update' }> =>
-        m.type === 'batch_job_update' && m.data.job_id === job.job_id,
-    );
-    expect(jobUpdates.at(-1)?.data).toMatchObject({ status: 'completed', success_items: 6 });
+    // The stored job can be read finished a moment before its last live message arrives.
+    const lastJobUpdate = await waitFor('final live job update', () => {
+      const update = messages()
+        .filter(
+          (m): m is Extract<LiveMessage, { type: 'batch_job_update' }> =>
+            m.type === 'batch_job_update' && m.data.job_id === job.job_id,
+        )
+        .at(-1);
+      return update?.data.status === 'completed' ? update : undefined;
+    });
+    expect(lastJobUpdate.data).toMatchObject({ status: 'completed', success_items: 6 });
     const itemUpdates = messages().filter(
       (m) => m.type === 'batch_item_update' && m.data.job_id === job.job_id,
     );
