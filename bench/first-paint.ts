@@ -28,7 +28,7 @@ interface Load {
 async function loadCold(browser: Browser, url: string): Promise<Load> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'load' });
+  await page.goto(url, { waitUntil: 'commit' });
   await page.locator('input[type="password"]').waitFor({ timeout: 30_000 });
   const form = await page.evaluate(() => performance.now());
   await page.waitForLoadState('networkidle');

@@ -1,6 +1,43 @@
 import { ADMIN, expect, signIn, test } from '../fixtures/test.js';
 
 test.describe('sign-in', () => {
+  test('the login form is in the page itself: it paints before any script runs', async ({
+    browser,
+    readyServer,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${readyServer.url}/login`);
+    await expect(page.getByRole('heading', { name: 'Berth' })).toBeVisible();
+    await expect(page.getByLabel('Username')).toBeVisible();
+    await expect(page.getByLabel('Password')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+    await context.close();
+  });
+
+  test('until the app has started, the painted form takes no input; then it signs in', async ({
+    page,
+    readyServer: _,
+  }) => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await expect(page.getByLabel('Username')).toBeVisible();
+    await expect(page.getByLabel('Username')).not.toBeEditable();
+    await expect(page.getByRole('button', { name: 'Log In' })).toBeDisabled();
+    release();
+    await page.getByLabel('Username').fill(ADMIN.username);
+    await page.getByLabel('Password').fill(ADMIN.changed);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  });
+
   test('a wrong password shows the spec error', async ({ page, readyServer: _ }) => {
     await page.goto('/login');
     await expect(page.getByRole('heading', { name: 'Berth' })).toBeVisible();

@@ -32,14 +32,26 @@ export function prerender(outDir: string): Plugin {
         };
         const template = readFileSync(join(root, outDir, 'index.html'), 'utf8');
         if (!template.includes(ROOT_ELEMENT)) throw new Error(`index.html lacks ${ROOT_ELEMENT}`);
-        for (const [file, markup] of Object.entries(module.prerenderedPages()))
-          writeFileSync(
-            join(root, outDir, file),
-            template.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`),
-          );
+        for (const [file, markup] of Object.entries(module.prerenderedPages())) {
+          let page = template.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`);
+          if (file === 'login.html') page = inlineStylesheets(page, join(root, outDir));
+          writeFileSync(join(root, outDir, file), page);
+        }
       } finally {
         await server.close();
       }
     },
   };
+}
+
+/**
+ * The login page carries its stylesheet inline (CSP allows inline style elements, never
+ * inline script): a cold visit then paints from the HTML alone, without waiting for a second
+ * request that competes with the scripts. Signed-in pages keep the cacheable file.
+ */
+function inlineStylesheets(page: string, dir: string): string {
+  return page.replace(
+    /<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g,
+    (_tag, href: string) => `<style>${readFileSync(join(dir, href), 'utf8')}</style>`,
+  );
 }

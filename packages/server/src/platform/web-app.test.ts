@@ -42,6 +42,16 @@ describe('web app and health', () => {
     expect(api.json()).toEqual({ detail: 'Route GET /api/unknown not found' });
   });
 
+  it('serves index.html at /login when the build has no prerendered login page', async () => {
+    const webDir = join('/tmp', `berth-web-nologin-${process.pid}`);
+    mkdirSync(webDir, { recursive: true });
+    writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Berth</title>');
+    t = await buildTestApp({ BERTH_WEB_DIR: webDir });
+    const login = await t.app.inject({ url: '/login' });
+    expect(login.statusCode).toBe(200);
+    expect(login.body).toContain('<title>Berth</title>');
+  });
+
   it('answers /api/health without sign-in with status, version and database state', async () => {
     t = await buildTestApp();
     const res = await t.app.inject({ url: '/api/health' });

@@ -9,6 +9,9 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
   const built = existsSync(join(webDir, 'index.html'));
+  // /login has its form prerendered (packages/web/prerender.ts); a build without it (or an
+  // older one) serves index.html there too.
+  const loginPage = existsSync(join(webDir, 'login.html')) ? 'login.html' : 'index.html';
   if (built) {
     await app.register(fastifyStatic, {
       root: webDir,
@@ -27,8 +30,7 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
   }
   app.setNotFoundHandler((request, reply) => {
     if (built && isClientRoute(request.method, request.url)) {
-      // /login has its form prerendered (packages/web/prerender.ts); the rest, the skeleton.
-      const page = pathOf(request.url) === '/login' ? 'login.html' : 'index.html';
+      const page = pathOf(request.url) === '/login' ? loginPage : 'index.html';
       return reply.type('text/html').sendFile(page);
     }
     const path = pathOf(request.url);

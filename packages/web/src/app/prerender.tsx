@@ -14,7 +14,7 @@ export function prerenderedPages(): Record<string, string> {
     'index.html': renderToStaticMarkup(<SessionSkeleton />),
     'login.html': renderToStaticMarkup(
       <QueryClientProvider client={new QueryClient()}>
-        <LoginPage />
+        <LoginPage prerendered />
       </QueryClientProvider>,
     ),
   };

@@ -18,7 +18,12 @@ function loginErrorText(err: unknown): string {
   return 'Login failed. Please try again.';
 }
 
-export function LoginPage() {
+/**
+ * `prerendered`: the copy written into login.html at build time, painted before the app
+ * starts. It looks the same but takes no input (the app's form replaces it and would drop
+ * what was typed) and cannot submit (a form without the app would reload the page).
+ */
+export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -60,6 +65,7 @@ export function LoginPage() {
             id="login-username"
             autoComplete="username"
             autoFocus
+            readOnly={prerendered}
             value={username}
             onChange={(e) => {
               setUsername(e.target.value);
@@ -73,6 +79,7 @@ export function LoginPage() {
             id="login-password"
             type="password"
             autoComplete="current-password"
+            readOnly={prerendered}
             value={password}
             onChange={(e) => {
               setPassword(e.target.value);
@@ -81,7 +88,12 @@ export function LoginPage() {
           />
         </div>
         <FormError message={error} />
-        <Button type="submit" className="w-full" disabled={login.isPending}>
+        <Button
+          type={prerendered ? 'button' : 'submit'}
+          aria-disabled={prerendered || undefined}
+          className="w-full"
+          disabled={login.isPending}
+        >
           {login.isPending ? 'Logging in...' : 'Log In'}
         </Button>
       </form>
