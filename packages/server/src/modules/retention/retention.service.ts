@@ -40,18 +40,23 @@ export interface RetentionReport {
 
 const DAY_MS = 86_400_000;
 /**
- * Aim for short deletes: the trigram index's segment merges and WAL checkpoints add spikes
- * that scale with the chunk, so a small target keeps the worst delete well under 100 ms.
+ * Aim for short steps: every delete and every index merge step is sized from how long the
+ * last one took, toward this many milliseconds of holding the thread.
  */
-const TARGET_CHUNK_MS = 8;
+const TARGET_STEP_MS = 8;
 const MIN_CHUNK = 50;
 const MAX_CHUNK = 20_000;
 const FIRST_CHUNK = 500;
-/** Index pages one merge step writes (about 4 MB): a few milliseconds. */
-const MERGE_PAGES = 1000;
 /**
- * After each chunk retention rests as long as the chunk took (up to this), so it uses at
- * most half of the thread and requests in between never queue behind a run of chunks.
+ * Index pages per merge step: a page of the trigram index costs about 0.3 ms to merge, so a
+ * step starts at ~10 ms and is sized like the deletes from then on.
+ */
+const MIN_MERGE_PAGES = 8;
+const MAX_MERGE_PAGES = 64;
+const FIRST_MERGE_PAGES = 32;
+/**
+ * After each step retention rests as long as the step took (up to this), so it uses at
+ * most half of the thread and requests in between never queue behind a run of steps.
  */
 const MAX_REST_MS = 50;
 /** The nightly run: 03:00 local time, when a home server is quiet. */
@@ -69,6 +74,7 @@ export class RetentionService {
   private running: Promise<RetentionReport> | null = null;
   private stopped = false;
   private chunk = FIRST_CHUNK;
+  private mergePages = FIRST_MERGE_PAGES;
   private readonly now: () => number;
 
   constructor(private readonly deps: RetentionDeps) {
@@ -138,50 +144,85 @@ export class RetentionService {
     return report;
   }
 
-  /** Old events with the index's merging paused, then the merges it saved, step by step. */
+  /**
+   * Old events with the index's own merging paused, merged instead in bounded steps after
+   * every chunk. Left to itself, FTS5 merges a level whole once it holds 16 segments (a
+   * "crisis merge"): every 16th chunk's delete took ~45 ms and every 256th 250-400 ms
+   * (bench/retention). Merging as soon as a level holds a few segments keeps every level
+   * short of that, each step bounded in pages.
+   */
   private async pruneEvents(before: string, report: RetentionReport): Promise<number> {
     const { events } = this.deps;
     await events.pauseIndexMerging();
-    let removed: number;
     try {
-      removed = await this.drain((n) => events.pruneOlderThan(before, n), report);
+      return await this.drain(
+        (n) => events.pruneOlderThan(before, n),
+        report,
+        () => this.mergeIndex(report),
+      );
     } finally {
       await events.resumeIndexMerging();
     }
-    while (!this.stopped) {
-      const started = performance.now();
-      const merged = await events.mergeIndexStep(MERGE_PAGES);
-      const took = performance.now() - started;
-      report.longestChunkMs = Math.max(report.longestChunkMs, took);
-      if (!merged) break;
-      await rest(took);
-    }
-    return removed;
   }
 
-  /** Deletes chunk by chunk until nothing is left (or retention stops); answers the count. */
-  private async drain(deleteChunk: DeleteChunk, report: RetentionReport): Promise<number> {
+  /** Merge steps, resting after each, until the index has nothing it needs to merge. */
+  private async mergeIndex(report: RetentionReport): Promise<void> {
+    while (!this.stopped) {
+      const [merged, took] = await timed(
+        () => this.deps.events.mergeIndexStep(this.mergePages),
+        report,
+      );
+      if (!merged) return;
+      this.mergePages = nextStepSize(this.mergePages, true, took, MIN_MERGE_PAGES, MAX_MERGE_PAGES);
+      await rest(took);
+    }
+  }
+
+  /**
+   * Deletes chunk by chunk until nothing is left (or retention stops), running `afterChunk`
+   * after each; answers the count.
+   */
+  private async drain(
+    deleteChunk: DeleteChunk,
+    report: RetentionReport,
+    afterChunk?: () => Promise<void>,
+  ): Promise<number> {
     let total = 0;
     while (!this.stopped) {
-      const started = performance.now();
-      const removed = await deleteChunk(this.chunk);
-      const took = performance.now() - started;
-      report.longestChunkMs = Math.max(report.longestChunkMs, took);
+      const [removed, took] = await timed(() => deleteChunk(this.chunk), report);
       total += removed;
       if (removed === 0) break;
-      this.chunk = nextChunkSize(this.chunk, removed, took);
+      this.chunk = nextStepSize(this.chunk, removed >= this.chunk, took, MIN_CHUNK, MAX_CHUNK);
       await rest(took);
+      await afterChunk?.();
     }
     return total;
   }
 }
 
+/** Runs one bounded step; answers its result and how long it held the thread. */
+async function timed<T>(step: () => Promise<T>, report: RetentionReport): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await step();
+  const took = performance.now() - started;
+  report.longestChunkMs = Math.max(report.longestChunkMs, took);
+  return [result, took];
+}
+
 const rest = (tookMs: number) => sleep(Math.min(MAX_REST_MS, Math.max(1, tookMs)));
 
-/** Scales the chunk toward the target time; grows only after a full chunk. */
-export function nextChunkSize(chunk: number, removed: number, tookMs: number): number {
-  if (tookMs > TARGET_CHUNK_MS)
-    return Math.max(MIN_CHUNK, Math.floor((chunk * TARGET_CHUNK_MS) / tookMs));
-  if (removed >= chunk && tookMs < TARGET_CHUNK_MS / 2) return Math.min(MAX_CHUNK, chunk * 2);
-  return chunk;
+/**
+ * Scales a step (rows to delete, pages to merge) toward the target time; grows only after a
+ * step that had a full size's work to do.
+ */
+export function nextStepSize(
+  size: number,
+  wasFull: boolean,
+  tookMs: number,
+  min: number,
+  max: number,
+): number {
+  if (tookMs > TARGET_STEP_MS) return Math.max(min, Math.floor((size * TARGET_STEP_MS) / tookMs));
+  if (wasFull && tookMs < TARGET_STEP_MS / 2) return Math.min(max, size * 2);
+  return size;
 }

@@ -2,7 +2,7 @@ import { eventQuerySchema } from '@berth/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/test-app.js';
-import { nextChunkSize } from './retention.service.js';
+import { nextStepSize } from './retention.service.js';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -142,11 +142,14 @@ describe('retention', () => {
 
 describe('retention timing', () => {
   it('sizes chunks toward a short delete', () => {
-    expect(nextChunkSize(1000, 1000, 40)).toBe(200);
-    expect(nextChunkSize(1000, 1000, 2)).toBe(2000);
-    expect(nextChunkSize(1000, 1000, 6)).toBe(1000);
-    expect(nextChunkSize(1000, 10, 2)).toBe(1000);
-    expect(nextChunkSize(100, 100, 10_000)).toBe(50);
+    const next = (size: number, full: boolean, ms: number) =>
+      nextStepSize(size, full, ms, 50, 20_000);
+    expect(next(1000, true, 40)).toBe(200);
+    expect(next(1000, true, 2)).toBe(2000);
+    expect(next(1000, true, 6)).toBe(1000);
+    expect(next(1000, false, 2)).toBe(1000);
+    expect(next(100, true, 10_000)).toBe(50);
+    expect(next(15_000, true, 1)).toBe(20_000);
   });
 
   it('runs next at 03:00 local time', () => {
