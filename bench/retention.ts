@@ -1,6 +1,5 @@
 // bench/retention: prunes a million expired events through the retention service and prints
-// the longest delete and index merge step, the worst event-loop delay seen meanwhile and what
-// an event written on the main thread every 20 ms meanwhile waited. Asserts nothing.
+// the longest single delete and the worst event-loop delay seen meanwhile. Asserts nothing.
 // Run after `npm run build -w @berth/server`: node bench/retention.ts [events=1000000]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,8 +51,7 @@ if (process.env.FTSCFG)
 raw.close();
 console.log(`seeded ${COUNT} events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-const store = createEventsStore(db);
-const events = new EventsService(store, { publish: () => undefined } as never);
+const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
 const none = () => Promise.resolve(0);
 const chunks: [number, number][] = [];
 let merges = 0;
@@ -89,57 +87,15 @@ const retention = new RetentionService({
   containerSettings: { pruneUnusedTags: none },
   log: { info: () => undefined, error: () => undefined },
 });
-// Meanwhile the server records events on the main connection, as the engines report them
-// (what events.record does below the live hub): one that meets a merge step in the worker
-// waits for SQLite's write lock, and that wait holds the main thread.
-const writes: number[] = [];
-const failedWrites: string[] = [];
-let writing = false;
-let written = 0;
-const writer = setInterval(() => {
-  if (writing) return;
-  writing = true;
-  const t0 = performance.now();
-  const n = written++;
-  store
-    .insert({
-      timestamp: new Date().toISOString(),
-      severity: 'info',
-      category: 'container',
-      event_type: 'start',
-      title: `Container Started: live-${n % 50}`,
-      message: null,
-      host_name: 'node-live',
-      container_name: `live-${n % 50}`,
-    })
-    .then(
-      () => writes.push(performance.now() - t0),
-      (error: unknown) => failedWrites.push(String(error)),
-    )
-    .finally(() => {
-      writing = false;
-    });
-}, 20);
 const lag = monitorEventLoopDelay({ resolution: 5 });
 lag.enable();
 started = performance.now();
 const report = await retention.runOnce();
 lag.disable();
-clearInterval(writer);
-const longest = (pick: (size: number) => boolean) =>
-  Math.max(0, ...chunks.filter(([size]) => pick(size)).map(([, ms]) => ms)).toFixed(1);
-const sorted = writes.toSorted((a, b) => a - b);
-const p99 = sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
 console.log(
   `pruned ${report.events} events in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
-    `longest step ${report.longestChunkMs.toFixed(1)} ms (delete ${longest((n) => n > 0)} ms ` +
-    `on the main thread, merge ${longest((n) => n < 0)} ms in the worker); ` +
+    `longest single delete ${report.longestChunkMs.toFixed(1)} ms; ` +
     `event-loop delay max ${(lag.max / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`,
-);
-console.log(
-  `${writes.length} main-thread event inserts meanwhile: max ${(sorted.at(-1) ?? 0).toFixed(1)} ms, ` +
-    `p99 ${p99.toFixed(1)} ms` +
-    (failedWrites.length > 0 ? `; ${failedWrites.length} failed: ${failedWrites[0]}` : ''),
 );
 console.log(`${merges} index merge steps after the deletes`);
 if (process.env.CHUNKS) console.log(chunks.map(([n, ms]) => `${n}:${ms.toFixed(0)}`).join(' '));

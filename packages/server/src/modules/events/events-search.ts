@@ -9,7 +9,7 @@ import {
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/database.js';
 import { badRequest, tooManyRequests } from '../../platform/http-errors.js';
-import { databaseFile, filters, hasFilters, likeEscaped, type EventsEb } from './events.store.js';
+import { filters, hasFilters, likeEscaped, type EventsEb } from './events.store.js';
 import {
   assertRunnableRegex,
   ftsPhrase,
@@ -249,7 +249,14 @@ export class EventSearch {
 
   /** The database file, which the workers open read-only. */
   private path(): Promise<string> {
-    this.dbPath ??= databaseFile(this.db);
+    this.dbPath ??= sql<{ name: string; file: string }>`pragma database_list`
+      .execute(this.db)
+      .then(({ rows }) => {
+        const file = rows.find((r) => r.name === 'main')?.file;
+        if (file === undefined || file === '')
+          throw new Error('event search needs a database file');
+        return file;
+      });
     return this.dbPath;
   }
 }

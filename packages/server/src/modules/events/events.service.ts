@@ -8,7 +8,6 @@ import type {
 import type { LiveHub } from '../../platform/live-hub.js';
 import { EventSearch } from './events-search.js';
 import type { EventsStore } from './events.store.js';
-import { IndexMerger } from './index-merger.js';
 
 /** What a module says happened; ids, names and states are optional. */
 export interface EventInput {
@@ -36,7 +35,6 @@ export class EventsService {
     private readonly store: EventsStore,
     private readonly hub: LiveHub,
     private readonly search = new EventSearch(store.db),
-    private readonly merger = new IndexMerger(store.db),
   ) {}
 
   /** Stores the event and pushes it to browsers as `new_event`. */
@@ -89,16 +87,13 @@ export class EventsService {
     return this.store.setIndexAutomerge(true);
   }
 
-  /**
-   * About `pages` pages of merge work, in a worker thread: even a step of 8 pages sometimes
-   * takes 40-75 ms. False once nothing is left to merge.
-   */
+  /** About `pages` pages of merge work; false once nothing is left to merge. */
   mergeIndexStep(pages: number): Promise<boolean> {
-    return this.merger.step(pages);
+    return this.store.mergeIndex(pages);
   }
 
-  /** Stops the search and index merge workers. */
-  async close(): Promise<void> {
-    await Promise.all([this.search.close(), this.merger.close()]);
+  /** Stops the search workers. */
+  close(): Promise<void> {
+    return this.search.close();
   }
 }

@@ -65,7 +65,7 @@ export function createEventsStore(db: Db) {
       return Number(r.numDeletedRows);
     },
 
-    /** FTS5's automerge: 4 is its default; 0 leaves merging to merge steps (and crisis merges). */
+    /** FTS5's automerge: 4 is its default; 0 leaves merging to `mergeIndex` (and crisis merges). */
     setIndexAutomerge: async (on: boolean): Promise<void> => {
       // A literal: FTS5 wants an integer and a bound JavaScript number arrives as a real.
       const value = sql.lit(on ? 4 : 0);
@@ -73,16 +73,18 @@ export function createEventsStore(db: Db) {
         db,
       );
     },
+
+    /** Merges about `pages` pages of index segments; false once there was nothing to merge. */
+    mergeIndex: async (pages: number): Promise<boolean> => {
+      const before = await totalChanges(db);
+      await sql`insert into events_fts(events_fts, rank) values ('merge', ${pages})`.execute(db);
+      // A merge with nothing to do changes at most one row (FTS5's documented test).
+      return (await totalChanges(db)) - before > 1;
+    },
   };
 }
 
-/** The database file, which the search and merge workers open on their own connections. */
-export async function databaseFile(db: Db): Promise<string> {
-  const { rows } = await sql<{ name: string; file: string }>`pragma database_list`.execute(db);
-  const file = rows.find((r) => r.name === 'main')?.file;
-  if (file === undefined || file === '')
-    throw new Error('the event workers need a database file, not an in-memory database');
-  return file;
-}
+const totalChanges = async (db: Db) =>
+  (await sql<{ n: number }>`select total_changes() as n`.execute(db)).rows[0]?.n ?? 0;
 
 export type EventsStore = ReturnType<typeof createEventsStore>;
