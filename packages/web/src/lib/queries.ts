@@ -62,13 +62,13 @@ export const hostDetailQueryOptions = (hostId: string) =>
     refetchInterval: 2000,
   });
 
-/** The dashboard's view of hosts (stats, sparklines); refreshed by containers_update. */
+/**
+ * The dashboard's view of hosts: the same entry as every other list of hosts (so the answer
+ * asked for at boot, or written by initial_state, draws the cards at once), refreshed every
+ * 10 s while the dashboard shows it. Stats and sparklines come from containers_update.
+ */
 export const dashboardHostsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['hosts', 'dashboard'],
-    queryFn: () => api('/hosts', z.array(hostSchema)),
-    refetchInterval: 10_000,
-  });
+  queryOptions({ ...hostsQueryOptions(), refetchInterval: 10_000 });
 
 /**
  * What the browser knows of containers: the list (GET /containers, then containers_update)

@@ -1,7 +1,13 @@
-import type { Container, ContainersUpdate, LiveMessage } from '@berth/contracts';
+import type { Container, ContainersUpdate, Host, LiveMessage } from '@berth/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { liveContainersQueryOptions, NO_CONTAINERS, type ContainersData } from '../queries';
+import {
+  dashboardHostsQueryOptions,
+  hostsQueryOptions,
+  liveContainersQueryOptions,
+  NO_CONTAINERS,
+  type ContainersData,
+} from '../queries';
 import { LiveRouter, routeLiveMessage } from './live-routing';
 
 const container = (hostId: string, id: string, state: Container['state']) =>
@@ -107,6 +113,26 @@ describe('containers_update', () => {
     const qc = new QueryClient();
     const invalidate = vi.spyOn(qc, 'invalidateQueries');
     routeLiveMessage({ type: 'host_status_changed', data: {} } as LiveMessage, qc);
-    expect(invalidate).toHaveBeenCalledTimes(2);
+    expect(invalidate).toHaveBeenCalledTimes(1);
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: hostsQueryOptions().queryKey });
+  });
+});
+
+describe('initial_state', () => {
+  it('writes the hosts it carries for every hosts list, the dashboard too, without a refetch', () => {
+    const qc = new QueryClient();
+    const invalidate = vi.spyOn(qc, 'invalidateQueries');
+    const hosts = [{ id: 'a', name: 'alpha' }] as Host[];
+    const router = new LiveRouter(qc);
+    router.route(update({ seq: 1, full: true, containers: [container('a', 'c1', 'running')] }));
+    router.route({
+      type: 'initial_state',
+      data: { hosts, containers: [], blackout: { is_active: false } },
+    });
+    expect(invalidate).not.toHaveBeenCalled();
+    expect(qc.getQueryData(hostsQueryOptions().queryKey)).toEqual(hosts);
+    expect(qc.getQueryData(dashboardHostsQueryOptions().queryKey)).toEqual(hosts);
+    // The containers stay as the full containers_update before it on the same socket wrote them.
+    expect(entry(qc)?.containers.map((c) => c.id)).toEqual(['c1']);
   });
 });

@@ -6,18 +6,30 @@ import { useContainerAction } from '@/lib/container-actions';
 
 /** Spec 1 §2: Stop and Restart when running, otherwise Start; View Logs; Open WebUI. */
 export function ContainerMenu({ container }: { container: Container }) {
-  const action = useContainerAction();
-  const navigate = useNavigate();
-  const run = (name: 'start' | 'stop' | 'restart') =>
-    action.mutate({ hostId: container.host_id, containerId: container.id, action: name });
-  const running = container.state === 'running';
   return (
     <ActionMenu
       label={`Actions for ${container.name}`}
       icon={<MoreVertical className="h-3.5 w-3.5" />}
       className="rounded p-1 text-slate-500 hover:bg-slate-800 hover:text-white"
     >
-      {running ? (
+      <ContainerMenuItems container={container} />
+    </ActionMenu>
+  );
+}
+
+/**
+ * The entries, with their hooks: mounted only while the menu is open, so a dashboard of a
+ * thousand rows does not hold a thousand mutation observers. The action's toasts live in the
+ * mutation's own options, so they still show after the closing menu unmounts this.
+ */
+function ContainerMenuItems({ container }: { container: Container }) {
+  const action = useContainerAction();
+  const navigate = useNavigate();
+  const run = (name: 'start' | 'stop' | 'restart') =>
+    action.mutate({ hostId: container.host_id, containerId: container.id, action: name });
+  return (
+    <>
+      {container.state === 'running' ? (
         <>
           <DropdownMenuItem onSelect={() => run('stop')}>
             <Square className="h-4 w-4" /> Stop
@@ -45,6 +57,6 @@ export function ContainerMenu({ container }: { container: Container }) {
           <ExternalLink className="h-4 w-4" /> Open WebUI
         </DropdownMenuItem>
       )}
-    </ActionMenu>
+    </>
   );
 }
