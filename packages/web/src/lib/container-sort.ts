@@ -9,7 +9,12 @@ export const HOST_CONTAINER_SORTS: { value: HostContainerSort; label: string }[]
   { value: 'start_time', label: 'Start Time newest first' },
 ];
 
-const byName = (a: Container, b: Container) => a.name.localeCompare(b.name);
+/**
+ * One collator for every name comparison: `localeCompare` builds the locale's rules on each
+ * call, and fifty host cards sort their containers on every live message (bench/dashboard).
+ */
+const names = new Intl.Collator();
+const byName = (a: Container, b: Container) => names.compare(a.name, b.name);
 
 /**
  * The per-host container order of spec 1 §4: state puts running first then names; cpu and
