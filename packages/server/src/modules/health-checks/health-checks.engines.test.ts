@@ -271,14 +271,19 @@ describe('HTTP health checks against the rig (spec 2 §4, §7)', () => {
       const sick = await check(id);
       expect(sick.last_error_message).toBe('Received status 404 (expected: 200)');
       expect(sick.consecutive_failures).toBe(1);
-      expect(
+      // The status is stored first, then the event recorded and the change published:
+      // the stored status can be read before either has happened.
+      await waitFor('status change published', () =>
         live.messages.some(
           (m) =>
             m.message.type === 'health_check_status_changed' &&
             m.message.data.container_name === name &&
             m.message.data.new_status === 'unhealthy',
         ),
-      ).toBe(true);
+      );
+      await waitFor('failing event', async () =>
+        (await eventsOf(name)).some((e) => e.title === `Health check failing: ${name}`),
+      );
       const failing = (await eventsOf(name)).find(
         (e) => e.title === `Health check failing: ${name}`,
       );

@@ -36,16 +36,19 @@ export function UpdatesTab({ container: c }: { container: Container }) {
   const [showLayers, setShowLayers] = useState(true);
   const clearTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
+  const clearLater = () => {
+    if (clearTimer.current !== null) clearTimeout(clearTimer.current);
+    clearTimer.current = setTimeout(() => {
+      clearTimer.current = null;
+      setStage(null);
+      setLayers(null);
+    }, CLEAR_AFTER_MS);
+  };
   useLiveMessages('container_update_progress', ({ data }) => {
     if (data.host_id !== c.host_id || data.container_id !== c.id) return;
     setStage(data);
-    if (data.stage === 'completed' || data.stage === 'rolled_back' || data.stage === 'failed') {
-      if (clearTimer.current !== null) clearTimeout(clearTimer.current);
-      clearTimer.current = setTimeout(() => {
-        setStage(null);
-        setLayers(null);
-      }, CLEAR_AFTER_MS);
-    }
+    if (data.stage === 'completed' || data.stage === 'rolled_back' || data.stage === 'failed')
+      clearLater();
   });
   useLiveMessages('container_update_layer_progress', ({ data }) => {
     if (data.host_id === c.host_id && data.container_id === c.id) setLayers(data);
@@ -106,6 +109,9 @@ export function UpdatesTab({ container: c }: { container: Container }) {
       toast.error('Failed to update container', { description: errorText(err) });
     } finally {
       setRunning(false);
+      // The answer means the run is over: a panel whose last stages were lost with the live
+      // socket (a reconnect mid-update) must not stay on a middle stage.
+      if (clearTimer.current === null) clearLater();
       refresh();
     }
   };
