@@ -13,6 +13,38 @@ test.describe('app shell', () => {
     await expect(page.getByText(/^v\d+\.\d+\.\d+$/)).toBeVisible();
   });
 
+  test("a signed-in load fetches the app and the screen's chunks at once; /login does not", async ({
+    page,
+    readyServer,
+  }) => {
+    const html = async (path: string) =>
+      (await page.request.get(`${readyServer.url}${path}`)).text();
+    const preloaded = (page: string, chunk: string) =>
+      new RegExp(`<link rel="modulepreload"[^>]*href="/assets/${chunk}-[\\w-]+\\.js"`).test(page);
+    const login = await html('/login');
+    expect(preloaded(login, 'vendor')).toBe(false);
+    const app = await html('/containers');
+    for (const chunk of ['start', 'vendor', 'common', 'app-shell'])
+      expect(preloaded(app, chunk)).toBe(true);
+
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    await signIn(page);
+    requested.length = 0;
+    await page.goto(`${readyServer.url}/containers`);
+    await expect(page.getByRole('heading', { name: 'Containers' })).toBeVisible();
+    // The entry added the screen's own chunk (the router's import adds only what it imports).
+    const links = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map(
+        (l) => new URL(l.href).pathname,
+      ),
+    );
+    expect(links.filter((p) => /\/assets\/containers-[\w-]{8}\.js$/.test(p))).toHaveLength(1);
+    expect(links.some((p) => p.includes('/assets/dashboard-'))).toBe(false);
+    // Preloaded, then imported: the file is asked for once.
+    expect(requested.filter((p) => /\/assets\/containers-[\w-]{8}\.js$/.test(p))).toHaveLength(1);
+  });
+
   test('the collapse choice is saved and survives a reload', async ({ page, readyServer: _ }) => {
     await signIn(page);
     const sidebar = page.getByTestId('sidebar');

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type Plugin } from 'vite';
+import { createServer, type Plugin, type Rollup } from 'vite';
+import { SCREEN_CHUNKS_META } from './src/app/preload-screen';
 
 const ROOT_ELEMENT = '<div id="root"></div>';
 
@@ -18,7 +19,7 @@ export function prerender(outDir: string): Plugin {
     configResolved(config) {
       root = config.root;
     },
-    async writeBundle() {
+    async writeBundle(_options, bundle) {
       const server = await createServer({
         root,
         configFile: join(root, 'vite.config.ts'),
@@ -35,6 +36,7 @@ export function prerender(outDir: string): Plugin {
         for (const [file, markup] of Object.entries(module.prerenderedPages())) {
           let page = template.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`);
           if (file === 'login.html') page = inlineStylesheets(page, join(root, outDir));
+          else page = withScreenChunks(preloadApp(page, bundle), bundle);
           writeFileSync(join(root, outDir, file), page);
         }
       } finally {
@@ -54,4 +56,60 @@ function inlineStylesheets(page: string, dir: string): string {
     /<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/g,
     (_tag, href: string) => `<style>${readFileSync(join(dir, href), 'utf8')}</style>`,
   );
+}
+
+/**
+ * Signed-in pages fetch the app and the shell beside the entry instead of after it: the
+ * entry starts the app only after the skeleton has painted, and the app's own imports, then
+ * the shell's, were each found one module evaluation later (bench/dashboard: three waves).
+ * Not on /login, where these bytes would compete with painting the form.
+ */
+function preloadApp(page: string, bundle: Rollup.OutputBundle): string {
+  const files = new Set<string>();
+  for (const path of ['/src/app/start.tsx', '/src/app/shell/app-shell.tsx'])
+    for (const file of filesOf(bundle, path)) if (!file.endsWith('.css')) files.add(file);
+  const links = [...files]
+    .filter((file) => !page.includes(`/${file}"`))
+    .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+    .join('\n    ');
+  return page.replace('  </head>', `    ${links}\n  </head>`);
+}
+
+/**
+ * Each screen's own files (its chunk, what only it imports, its stylesheet) in a meta tag:
+ * the entry preloads the current screen's at once (src/app/preload-screen.ts).
+ */
+function withScreenChunks(page: string, bundle: Rollup.OutputBundle): string {
+  const screens = Object.values(bundle).flatMap((c) => {
+    const feature =
+      c.type === 'chunk' &&
+      c.isDynamicEntry &&
+      /\/src\/features\/([\w-]+)\/index\.ts$/.exec(c.facadeModuleId ?? '')?.[1];
+    if (!feature) return [];
+    const own = filesOf(bundle, `/src/features/${feature}/index.ts`).filter(
+      (file) => !page.includes(`/${file}"`),
+    );
+    return [`${feature}=${own.join(' ')}`];
+  });
+  const meta = `<meta name="${SCREEN_CHUNKS_META}" content="${screens.join(';')}">`;
+  return page.replace('  </head>', `    ${meta}\n  </head>`);
+}
+
+/** A module's chunk, the chunks it imports (statically, transitively) and their stylesheets. */
+function filesOf(bundle: Rollup.OutputBundle, modulePath: string): string[] {
+  const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+  const root = chunks.find((c) => c.facadeModuleId?.endsWith(modulePath));
+  if (root === undefined) throw new Error(`no chunk for ${modulePath}`);
+  const files = new Set<string>();
+  const visit = (chunk: Rollup.OutputChunk) => {
+    if (files.has(chunk.fileName)) return;
+    files.add(chunk.fileName);
+    for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
+    for (const name of chunk.imports) {
+      const next = bundle[name];
+      if (next?.type === 'chunk') visit(next);
+    }
+  };
+  visit(root);
+  return [...files];
 }

@@ -10,3 +10,18 @@ export const paths = {
   alertRules: '/alerts/rules',
   settings: '/settings',
 } as const;
+
+/**
+ * The feature folder each screen's chunk is built from, for preloading it beside the entry
+ * (app/preload-screen.ts); the router imports the same folders.
+ */
+export const screenFeatures: Record<string, string> = {
+  [paths.dashboard]: 'dashboard',
+  [paths.hosts]: 'hosts',
+  [paths.containers]: 'containers',
+  [paths.logs]: 'logs',
+  [paths.events]: 'events',
+  [paths.alerts]: 'alerts',
+  [paths.alertRules]: 'alerts',
+  [paths.settings]: 'settings',
+};

@@ -4,9 +4,9 @@ import {
   createContext,
   useContext,
   useEffect,
-  useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
   type ReactNode,
 } from 'react';
 import { LiveClient, liveUrl, type LiveStatus } from './live-client';
@@ -14,52 +14,64 @@ import { LiveRouter } from './live-routing';
 
 type Handler = (message: LiveMessage) => void;
 
-interface LiveContextValue {
-  status: LiveStatus;
-  subscribe: (handler: Handler) => () => void;
+/**
+ * The socket's status and its message subscribers, in one object that never changes: a
+ * context whose value changed with the status made React walk the whole tree below it (fifty
+ * host cards) on every connect and reconnect, and every subscriber subscribe again.
+ */
+class LiveHub {
+  status: LiveStatus = 'disconnected';
+  private readonly handlers = new Set<Handler>();
+  private readonly statusListeners = new Set<() => void>();
+
+  setStatus(status: LiveStatus): void {
+    this.status = status;
+    for (const listener of this.statusListeners) listener();
+  }
+
+  deliver(message: LiveMessage): void {
+    for (const handler of this.handlers) handler(message);
+  }
+
+  subscribe = (handler: Handler): (() => void) => {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  };
+
+  onStatus = (listener: () => void): (() => void) => {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  };
 }
 
-const LiveContext = createContext<LiveContextValue>({
-  status: 'disconnected',
-  subscribe: () => () => undefined,
-});
+const LiveContext = createContext(new LiveHub());
 
 /** Holds the live socket while `enabled` (signed in, password changed) and shares its messages. */
 export function LiveProvider({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<LiveStatus>('disconnected');
-  const handlers = useRef(new Set<Handler>());
+  const [hub] = useState(() => new LiveHub());
 
   useEffect(() => {
     if (!enabled) return undefined;
     const router = new LiveRouter(queryClient, () => client.send({ type: 'containers_resync' }));
     const client = new LiveClient({
       url: () => liveUrl(),
-      onStatus: setStatus,
+      onStatus: (status) => hub.setStatus(status),
       onMessage: (message) => {
         router.route(message);
-        for (const handler of handlers.current) handler(message);
+        hub.deliver(message);
       },
     });
     client.start();
     return () => client.stop();
-  }, [enabled, queryClient]);
+  }, [enabled, queryClient, hub]);
 
-  const value = useMemo<LiveContextValue>(
-    () => ({
-      status,
-      subscribe: (handler) => {
-        handlers.current.add(handler);
-        return () => handlers.current.delete(handler);
-      },
-    }),
-    [status],
-  );
-  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
+  return <LiveContext.Provider value={hub}>{children}</LiveContext.Provider>;
 }
 
 export function useLiveStatus(): LiveStatus {
-  return useContext(LiveContext).status;
+  const hub = useContext(LiveContext);
+  return useSyncExternalStore(hub.onStatus, () => hub.status);
 }
 
 /** Calls `handler` for every live message of one type (batch updates, container stats, …). */
