@@ -67,7 +67,8 @@ function inlineStylesheets(page: string, dir: string): string {
 function preloadApp(page: string, bundle: Rollup.OutputBundle): string {
   const files = new Set<string>();
   for (const path of ['/src/app/start.tsx', '/src/app/shell/app-shell.tsx'])
-    for (const file of filesOf(bundle, path)) if (!file.endsWith('.css')) files.add(file);
+    for (const file of filesOf(bundle, chunkOf(bundle, path)))
+      if (!file.endsWith('.css')) files.add(file);
   const links = [...files]
     .filter((file) => !page.includes(`/${file}"`))
     .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
@@ -80,26 +81,29 @@ function preloadApp(page: string, bundle: Rollup.OutputBundle): string {
  * the entry preloads the current screen's at once (src/app/preload-screen.ts).
  */
 function withScreenChunks(page: string, bundle: Rollup.OutputBundle): string {
-  const screens = Object.values(bundle).flatMap((c) => {
+  const screens = chunksOf(bundle).flatMap((chunk) => {
     const feature =
-      c.type === 'chunk' &&
-      c.isDynamicEntry &&
-      /\/src\/features\/([\w-]+)\/index\.ts$/.exec(c.facadeModuleId ?? '')?.[1];
+      chunk.isDynamicEntry &&
+      /\/src\/features\/([\w-]+)\/index\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
     if (!feature) return [];
-    const own = filesOf(bundle, `/src/features/${feature}/index.ts`).filter(
-      (file) => !page.includes(`/${file}"`),
-    );
+    const own = filesOf(bundle, chunk).filter((file) => !page.includes(`/${file}"`));
     return [`${feature}=${own.join(' ')}`];
   });
   const meta = `<meta name="${SCREEN_CHUNKS_META}" content="${screens.join(';')}">`;
   return page.replace('  </head>', `    ${meta}\n  </head>`);
 }
 
-/** A module's chunk, the chunks it imports (statically, transitively) and their stylesheets. */
-function filesOf(bundle: Rollup.OutputBundle, modulePath: string): string[] {
-  const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
-  const root = chunks.find((c) => c.facadeModuleId?.endsWith(modulePath));
-  if (root === undefined) throw new Error(`no chunk for ${modulePath}`);
+const chunksOf = (bundle: Rollup.OutputBundle) =>
+  Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+
+function chunkOf(bundle: Rollup.OutputBundle, modulePath: string): Rollup.OutputChunk {
+  const chunk = chunksOf(bundle).find((c) => c.facadeModuleId?.endsWith(modulePath));
+  if (chunk === undefined) throw new Error(`no chunk for ${modulePath}`);
+  return chunk;
+}
+
+/** A chunk, the chunks it imports (statically, transitively) and their stylesheets. */
+function filesOf(bundle: Rollup.OutputBundle, root: Rollup.OutputChunk): string[] {
   const files = new Set<string>();
   const visit = (chunk: Rollup.OutputChunk) => {
     if (files.has(chunk.fileName)) return;

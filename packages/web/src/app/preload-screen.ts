@@ -4,9 +4,9 @@ import { screenFeatures } from './paths';
 export const SCREEN_CHUNKS_META = 'berth-screen-chunks';
 
 /**
- * Fetches the current screen's chunks at once, beside the app: the router would ask for them
- * only after the app has loaded and run, when the live channel's first full state keeps the
- * server busy (bench/dashboard: the dashboard's chunk arrived last, ~0.5 s after the rest).
+ * Fetches the current screen's chunks at once, beside the app: the router asks for them only
+ * after the app has loaded and run. On the dashboard (one chunk of its own) bench/dashboard
+ * saw no difference; it is meant for screens with several (containers: nine).
  */
 export function preloadScreen(path: string): void {
   const feature = screenFeatures[path];

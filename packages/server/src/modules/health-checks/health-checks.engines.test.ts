@@ -281,11 +281,8 @@ describe('HTTP health checks against the rig (spec 2 §4, §7)', () => {
             m.message.data.new_status === 'unhealthy',
         ),
       );
-      await waitFor('failing event', async () =>
-        (await eventsOf(name)).some((e) => e.title === `Health check failing: ${name}`),
-      );
-      const failing = (await eventsOf(name)).find(
-        (e) => e.title === `Health check failing: ${name}`,
+      const failing = await waitFor('failing event', async () =>
+        (await eventsOf(name)).find((e) => e.title === `Health check failing: ${name}`),
       );
       expect(failing).toMatchObject({
         category: 'health_check',
