@@ -3,13 +3,18 @@
 // Prints p95 per query and the worst /api/health latency while each query repeats.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { seedEvents } from './seed-events.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const require = createRequire(join(ROOT, 'packages/server/package.json'));
-const SQLite = require('better-sqlite3') as typeof import('better-sqlite3');
+const dist = (path: string) => join(ROOT, 'packages/server/dist', path);
+const { openDatabase } = (await import(
+  dist('db/database.js')
+)) as typeof import('../packages/server/src/db/database.ts');
+const { createEventsStore, EventsService } = (await import(
+  dist('modules/events/index.js')
+)) as typeof import('../packages/server/src/modules/events/index.ts');
 const COUNT = Number(process.argv[2] ?? 1_000_000);
 const PORT = 18_800;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -45,39 +50,40 @@ async function startServer() {
 let server = await startServer();
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
-const db = new SQLite(join(dataDir, 'berth.db'));
-const insert = db.prepare(
-  `insert into events (timestamp, severity, category, event_type, title, message, host_id, host_name,
-   container_id, container_name, old_state, new_state, triggered_by) values (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-);
+const db = openDatabase(dataDir);
+const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
 const severities = ['info', 'info', 'info', 'warning', 'error'];
 // Spread over 58 days, inside the default 60-day retention: the server prunes nothing while
 // it is measured (bench/retention measures pruning a backlog).
 const SPACING_MS = Math.floor((58 * 86_400_000) / COUNT);
 const started = Date.now();
 const now = Date.now();
-db.transaction(() => {
-  for (let i = 0; i < COUNT; i++) {
+await seedEvents({
+  file: join(dataDir, 'berth.db'),
+  count: COUNT,
+  row: (i) => {
     const host = i % 20;
     const container = i % 2000;
-    insert.run(
-      new Date(now - (COUNT - i) * SPACING_MS).toISOString(),
-      severities[i % 5],
-      i % 50 === 0 ? 'host' : 'container',
-      i % 2 === 0 ? 'started' : 'died',
-      `Container ${i % 2 === 0 ? 'Started' : 'Died'}: app-${container}`,
-      i % 2 === 0 ? null : `Exit code ${i % 7}`,
-      `host-${host}`,
-      `node-${host}`,
-      `host-${host}:${String(container).padStart(12, '0')}`,
-      `app-${container}`,
-      'running',
-      'exited',
-      'engine',
-    );
-  }
-})();
-db.close();
+    return {
+      timestamp: new Date(now - (COUNT - i) * SPACING_MS).toISOString(),
+      severity: severities[i % 5],
+      category: i % 50 === 0 ? 'host' : 'container',
+      event_type: i % 2 === 0 ? 'started' : 'died',
+      title: `Container ${i % 2 === 0 ? 'Started' : 'Died'}: app-${container}`,
+      message: i % 2 === 0 ? null : `Exit code ${i % 7}`,
+      host_id: `host-${host}`,
+      host_name: `node-${host}`,
+      container_id: `host-${host}:${String(container).padStart(12, '0')}`,
+      container_name: `app-${container}`,
+      old_state: 'running',
+      new_state: 'exited',
+      triggered_by: 'engine',
+    };
+  },
+  rollIndexIfFull: () => events.rollIndexIfFull(),
+});
+await events.close();
+await db.destroy();
 console.log(`inserted ${COUNT} events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 server = await startServer();

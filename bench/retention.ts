@@ -2,15 +2,13 @@
 // the longest single delete and the worst event-loop delay seen meanwhile. Asserts nothing.
 // Run after `npm run build -w @berth/server`: node bench/retention.ts [events=1000000]
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { seedEvents } from './seed-events.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dist = (path: string) => join(ROOT, 'packages/server/dist', path);
-const require = createRequire(join(ROOT, 'packages/server/package.json'));
-const SQLite = require('better-sqlite3') as typeof import('better-sqlite3');
 const { openDatabase, migrateToLatest } = (await import(
   dist('db/database.js')
 )) as typeof import('../packages/server/src/db/database.ts');
@@ -26,44 +24,39 @@ const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-retention-'));
 const db = openDatabase(dataDir);
 await migrateToLatest(db);
 
-// Seed directly (one statement, one transaction): events 90..100 days old, past the default 60.
-const raw = new SQLite(join(dataDir, 'berth.db'));
-const insert = raw.prepare(
-  `insert into events (timestamp, severity, category, event_type, title, message, host_name,
-   container_name) values (?, 'info', 'container', 'died', ?, ?, ?, ?)`,
-);
+// Seed directly: events 90..100 days old, past the default 60.
+const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
 const oldest = Date.now() - 100 * 86_400_000;
 let started = performance.now();
-raw.transaction(() => {
-  for (let i = 0; i < COUNT; i++)
-    insert.run(
-      new Date(oldest + i * 800).toISOString(),
-      `Container Died: app-${i % 2000}`,
-      `Exit code ${i % 7}`,
-      `node-${i % 20}`,
-      `app-${i % 2000}`,
-    );
-})();
-if (process.env.NOFTS) raw.exec('drop trigger events_fts_delete');
-if (process.env.CKPT) raw.pragma(`wal_autocheckpoint = ${process.env.CKPT}`);
-if (process.env.FTSCFG)
-  raw.exec(`insert into events_fts(events_fts, rank) values ${process.env.FTSCFG}`);
-raw.close();
+await seedEvents({
+  file: join(dataDir, 'berth.db'),
+  count: COUNT,
+  row: (i) => ({
+    timestamp: new Date(oldest + i * 800).toISOString(),
+    severity: 'info',
+    category: 'container',
+    event_type: 'died',
+    title: `Container Died: app-${i % 2000}`,
+    message: `Exit code ${i % 7}`,
+    host_name: `node-${i % 20}`,
+    container_name: `app-${i % 2000}`,
+  }),
+  rollIndexIfFull: () => events.rollIndexIfFull(),
+});
 console.log(`seeded ${COUNT} events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
 const none = () => Promise.resolve(0);
 const chunks: [number, number][] = [];
-let merges = 0;
+let drops = 0;
 const timed = {
-  pauseIndexMerging: () => events.pauseIndexMerging(),
-  resumeIndexMerging: () => events.resumeIndexMerging(),
-  mergeIndexStep: async (pages: number) => {
+  rollIndexIfFull: () => events.rollIndexIfFull(),
+  dropEmptyIndexPartition: async () => {
     const t0 = performance.now();
-    const more = await events.mergeIndexStep(pages);
-    chunks.push([-pages, performance.now() - t0]);
-    merges++;
-    return more;
+    const dropped = await events.dropEmptyIndexPartition();
+    // Listed as -1: a dropped partition, not a chunk of rows.
+    if (dropped) chunks.push([-1, performance.now() - t0]);
+    drops += dropped ? 1 : 0;
+    return dropped;
   },
   pruneOlderThan: async (cutoff: string, limit: number) => {
     const t0 = performance.now();
@@ -97,7 +90,7 @@ console.log(
     `longest single delete ${report.longestChunkMs.toFixed(1)} ms; ` +
     `event-loop delay max ${(lag.max / 1e6).toFixed(1)} ms, p99 ${(lag.percentile(99) / 1e6).toFixed(1)} ms`,
 );
-console.log(`${merges} index merge steps after the deletes`);
+console.log(`${drops} search-index partitions dropped after the deletes`);
 if (process.env.CHUNKS) console.log(chunks.map(([n, ms]) => `${n}:${ms.toFixed(0)}`).join(' '));
 await events.close();
 await db.destroy();

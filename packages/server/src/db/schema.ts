@@ -10,6 +10,7 @@ export interface Database {
   hosts: HostsTable;
   container_settings: ContainerSettingsTable;
   events: EventsTable;
+  events_search_partitions: EventsSearchPartitionsTable;
   alerts: AlertsTable;
   alert_rules: AlertRulesTable;
   alert_annotations: AlertAnnotationsTable;
@@ -114,6 +115,15 @@ export interface EventsTable {
   new_state: string | null;
   correlation_id: string | null;
   triggered_by: string | null;
+}
+
+/** One partition of the events' trigram index (an FTS5 table named `name`). */
+export interface EventsSearchPartitionsTable {
+  /** The first event id it indexes; it ends where the next partition begins. */
+  first_id: number;
+  name: string;
+  /** 1 once an event it indexes was deleted: its matches must be checked against `events`. */
+  stale: Generated<number>;
 }
 
 export interface AlertsTable {

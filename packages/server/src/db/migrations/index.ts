@@ -12,6 +12,7 @@ import * as m0011 from './0011-image-updates.js';
 import * as m0012 from './0012-container-last-seen.js';
 import * as m0013 from './0013-notifications.js';
 import * as m0014 from './0014-alert-indexes.js';
+import * as m0015 from './0015-events-search-partitions.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012-container-last-seen': m0012,
   '0013-notifications': m0013,
   '0014-alert-indexes': m0014,
+  '0015-events-search-partitions': m0015,
 };

@@ -18,6 +18,7 @@ import {
   requiredLiteral,
   searchMode,
 } from './search-pattern.js';
+import { createSearchIndex, INDEXED_FIELDS, type IndexPartition } from './search-index.js';
 import { SearchPool } from './search-pool.js';
 import { CANDIDATES, REGEX_FUNCTION, type CompiledSql } from './search-worker.js';
 
@@ -26,16 +27,25 @@ export const SEARCH_BUDGET_MS = 2000;
 /** A plain page only counts and reads an index range: far below this unless the disk stalls. */
 const PAGE_BUDGET_MS = 10_000;
 
-const FIELDS = ['title', 'message', 'container_name', 'host_name'] as const;
+const FIELDS = INDEXED_FIELDS;
 
 const anyFieldContains = (eb: EventsEb, text: string) =>
   eb.or(FIELDS.map((f) => likeEscaped(sql.ref(f), text)));
 
-/** Ids whose indexed text contains the text (trigram index: case-insensitive substring). */
-const indexLookup = (text: string): CompiledSql => ({
-  sql: 'select rowid from events_fts where events_fts match ?',
-  parameters: [ftsPhrase(text)],
+/**
+ * Ids whose indexed text contains the text (trigram index: case-insensitive substring), newest
+ * partition first. A stale partition's ids may be gone: every use joins them with `events`.
+ */
+const indexLookup = (text: string, partitions: IndexPartition[]): CompiledSql => ({
+  sql: partitions
+    .map(({ name }) => `select rowid from "${name}" where "${name}" match ?`)
+    .join(' union all '),
+  parameters: partitions.map(() => ftsPhrase(text)),
 });
+
+/** `partition match phrase`: the partition's table as the left operand of MATCH. */
+const matches = (partition: IndexPartition, text: string) =>
+  sql<boolean>`${sql.ref(partition.name)} match ${ftsPhrase(text)}`;
 /** How many filtered rows the worker counts before it deems the selection large. */
 const PROBE_CAP = 20_001;
 
@@ -74,30 +84,26 @@ const compiled = (query: Compilable): CompiledSql => {
  */
 export class EventSearch {
   private dbPath: Promise<string> | null = null;
+  private readonly index;
 
   constructor(
     private readonly db: Db,
     private readonly pool = new SearchPool(),
-  ) {}
+  ) {
+    this.index = createSearchIndex(db);
+  }
 
   async run(
     q: EventQuery,
     search: string,
     now: number,
   ): Promise<{ rows: BerthEvent[]; total: number }> {
-    const deadline = now + SEARCH_BUDGET_MS;
-    const dbPath = await this.path();
     const regex = searchMode(search) === 'regex';
     if (regex) assertRunnableRegex(search);
-    const outcome = await this.pool.run({
-      kind: 'search',
-      dbPath,
-      deadline,
-      offset: q.offset,
-      limit: q.limit,
-      descending: q.sort_order === 'desc',
-      ...(regex ? this.regexJob(q, search, now) : this.textJob(q, search, now)),
-    });
+    let outcome = await this.runOnce(q, search, regex, now);
+    // Retention dropped a partition between reading the list and the worker's query.
+    if (!outcome.ok && outcome.reason === 'error' && /no such table/.test(outcome.message))
+      outcome = await this.runOnce(q, search, regex, now);
     if (outcome.ok) return { rows: outcome.rows as BerthEvent[], total: outcome.total };
     if (outcome.reason === 'busy')
       throw tooManyRequests('search: Too many searches at once; try again shortly');
@@ -106,6 +112,21 @@ export class EventSearch {
         `search: ${regex ? 'Regular expression search' : 'Search'} took too long; narrow the time range or the filters`,
       );
     throw new Error(`event search failed: ${outcome.message}`);
+  }
+
+  private async runOnce(q: EventQuery, search: string, regex: boolean, now: number) {
+    const [dbPath, partitions] = await Promise.all([this.path(), this.index.partitions()]);
+    return this.pool.run({
+      kind: 'search',
+      dbPath,
+      deadline: now + SEARCH_BUDGET_MS,
+      offset: q.offset,
+      limit: q.limit,
+      descending: q.sort_order === 'desc',
+      ...(regex
+        ? this.regexJob(q, search, now, partitions)
+        : this.textJob(q, search, now, partitions)),
+    });
   }
 
   /**
@@ -140,14 +161,14 @@ export class EventSearch {
     return this.pool.close();
   }
 
-  private textJob(q: EventQuery, text: string, now: number) {
-    const index = indexable(text);
+  private textJob(q: EventQuery, text: string, now: number, partitions: IndexPartition[]) {
+    const index = indexable(text) && partitions.length > 0;
     return {
       // The index answers exactly what it was asked: its candidates need no second test.
       ...this.scans(q, now, [], (eb) => anyFieldContains(eb, text), false),
-      index: index ? indexLookup(text) : null,
-      indexMatches: index ? compiled(this.indexMatches(q, text, now)) : null,
-      indexCount: index ? compiled(this.indexCount(q, text, now)) : null,
+      index: index ? indexLookup(text, partitions) : null,
+      indexMatches: index ? compiled(this.indexMatches(q, text, now, partitions)) : null,
+      indexCount: index ? this.indexCount(q, text, now, partitions) : null,
       scanPage: compiled(
         this.ordered(q, now, [], (eb) => anyFieldContains(eb, text))
           .limit(q.limit)
@@ -158,26 +179,56 @@ export class EventSearch {
     };
   }
 
-  /** How many events the index finds for the text among those the filters select. */
-  private indexCount(q: EventQuery, text: string, now: number) {
-    const match = sql<boolean>`events_fts match ${ftsPhrase(text)}`;
-    // Without filters the index alone knows: no row of events need be read.
-    if (!hasFilters(q, now))
-      return this.db
-        .selectFrom(sql<{ rowid: number }>`events_fts`.as('f'))
-        .where(match)
-        .select((eb) => eb.fn.countAll<number>().as('n'));
-    return this.indexMatches(q, text, now)
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'));
+  /**
+   * How many events the index finds for the text among those the filters select. Without
+   * filters, a partition that lost no event counts from the index alone, reading no event.
+   */
+  private indexCount(
+    q: EventQuery,
+    text: string,
+    now: number,
+    partitions: IndexPartition[],
+  ): CompiledSql {
+    const count = (query: Compilable) =>
+      sql`(${this.db
+        .selectFrom(sql`(${query})`.as('m'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))})`;
+    if (hasFilters(q, now))
+      return compiled(
+        this.db.selectNoFrom(count(this.indexMatches(q, text, now, partitions)).as('n')),
+      );
+    const perPartition = partitions.map((p) =>
+      p.stale
+        ? count(this.partitionMatches(p, q, text, now))
+        : count(
+            this.db
+              .selectFrom(sql<{ rowid: number }>`${sql.table(p.name)}`.as('f'))
+              .where(matches(p, text))
+              .select('f.rowid'),
+          ),
+    );
+    return compiled(this.db.selectNoFrom(sql<number>`${sql.join(perPartition, sql` + `)}`.as('n')));
   }
 
   /** `[id, timestamp]` of the events the index finds for the text among those the filters select. */
-  private indexMatches(q: EventQuery, text: string, now: number) {
+  private indexMatches(q: EventQuery, text: string, now: number, partitions: IndexPartition[]) {
+    const [newest, ...older] = partitions;
+    if (newest === undefined) throw new Error('the search index has no partition');
+    return older.reduce(
+      (all, p) => all.unionAll(this.partitionMatches(p, q, text, now)),
+      this.partitionMatches(newest, q, text, now),
+    );
+  }
+
+  private partitionMatches(partition: IndexPartition, q: EventQuery, text: string, now: number) {
     return this.db
       .selectFrom('events')
-      .innerJoin(sql<{ rowid: number }>`events_fts`.as('f'), 'f.rowid', 'events.id')
-      .where(sql<boolean>`events_fts match ${ftsPhrase(text)}`)
+      .innerJoin(
+        sql<{ rowid: number }>`${sql.table(partition.name)}`.as('f'),
+        'f.rowid',
+        'events.id',
+      )
+      .where(matches(partition, text))
       .where((eb) => filters(eb, q, now))
       .select(['events.id', 'events.timestamp']);
   }
@@ -187,7 +238,7 @@ export class EventSearch {
    * LIKE's case folding agrees with the regex's) and whose joined fields match; the worker
    * then tests each field of the few rows left.
    */
-  private regexJob(q: EventQuery, pattern: string, now: number) {
+  private regexJob(q: EventQuery, pattern: string, now: number, partitions: IndexPartition[]) {
     const literal = requiredLiteral(pattern);
     const joinedTest = joinedTextTestable(pattern);
     const match = (eb: EventsEb) =>
@@ -197,7 +248,7 @@ export class EventSearch {
       ]);
     return {
       ...this.scans(q, now, scanColumns, match, true),
-      index: literal === null ? null : indexLookup(literal),
+      index: literal === null || partitions.length === 0 ? null : indexLookup(literal, partitions),
       indexMatches: null,
       indexCount: null,
       scanPage: null,

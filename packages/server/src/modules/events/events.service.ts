@@ -8,6 +8,7 @@ import type {
 import type { LiveHub } from '../../platform/live-hub.js';
 import { EventSearch } from './events-search.js';
 import type { EventsStore } from './events.store.js';
+import { createSearchIndex, PARTITION_EVENTS } from './search-index.js';
 
 /** What a module says happened; ids, names and states are optional. */
 export interface EventInput {
@@ -31,11 +32,22 @@ export interface EventInput {
 
 /** The event store: records what happened (engine, Berth, users) and answers the log's queries. */
 export class EventsService {
+  private readonly search;
+  private readonly index;
+  private readonly partitionEvents: number;
+  /** The event id from which the index's newest partition is full; null: not read yet. */
+  private rollAt: number | null = null;
+
   constructor(
     private readonly store: EventsStore,
     private readonly hub: LiveHub,
-    private readonly search = new EventSearch(store.db),
-  ) {}
+    /** `partitionEvents`: events per partition of the search index (tests use a few). */
+    options: { partitionEvents?: number } = {},
+  ) {
+    this.search = new EventSearch(store.db);
+    this.index = createSearchIndex(store.db);
+    this.partitionEvents = options.partitionEvents ?? PARTITION_EVENTS;
+  }
 
   /** Stores the event and pushes it to browsers as `new_event`. */
   async record(input: EventInput): Promise<BerthEvent> {
@@ -56,6 +68,7 @@ export class EventsService {
       triggered_by: input.triggered_by ?? null,
     };
     const id = await this.store.insert(event);
+    if (this.rollAt === null || id >= this.rollAt) await this.rollIndexIfFull().catch(() => false);
     const stored = { ...event, id };
     this.hub.publish({ type: 'new_event', data: stored });
     return stored;
@@ -75,21 +88,20 @@ export class EventsService {
   }
 
   /**
-   * The trigram index merges its segments after every write. Deleting a backlog in many small
-   * chunks, that merging is most of the cost and the source of the long stalls, so retention
-   * pauses it for its run and then merges in bounded steps (`mergeIndexStep`).
+   * Starts a new partition of the search index once the newest holds its share of events
+   * (checked as events are stored; retention checks too, for events stored by other means).
+   * A failure leaves `rollAt` as it was, so the next event tries again.
    */
-  pauseIndexMerging(): Promise<void> {
-    return this.store.setIndexAutomerge(false);
+  async rollIndexIfFull(): Promise<boolean> {
+    const rolled = await this.index.rollIfFull(this.partitionEvents);
+    const [newest] = await this.index.partitions();
+    this.rollAt = (newest?.firstId ?? 0) + this.partitionEvents;
+    return rolled;
   }
 
-  resumeIndexMerging(): Promise<void> {
-    return this.store.setIndexAutomerge(true);
-  }
-
-  /** About `pages` pages of merge work; false once nothing is left to merge. */
-  mergeIndexStep(pages: number): Promise<boolean> {
-    return this.store.mergeIndex(pages);
+  /** Drops one partition of the search index whose events have all gone; false: none. */
+  dropEmptyIndexPartition(): Promise<boolean> {
+    return this.index.dropOneEmpty();
   }
 
   /** Stops the search workers. */

@@ -64,27 +64,7 @@ export function createEventsStore(db: Db) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
-
-    /** FTS5's automerge: 4 is its default; 0 leaves merging to `mergeIndex` (and crisis merges). */
-    setIndexAutomerge: async (on: boolean): Promise<void> => {
-      // A literal: FTS5 wants an integer and a bound JavaScript number arrives as a real.
-      const value = sql.lit(on ? 4 : 0);
-      await sql`insert into events_fts(events_fts, rank) values ('automerge', ${value})`.execute(
-        db,
-      );
-    },
-
-    /** Merges about `pages` pages of index segments; false once there was nothing to merge. */
-    mergeIndex: async (pages: number): Promise<boolean> => {
-      const before = await totalChanges(db);
-      await sql`insert into events_fts(events_fts, rank) values ('merge', ${pages})`.execute(db);
-      // A merge with nothing to do changes at most one row (FTS5's documented test).
-      return (await totalChanges(db)) - before > 1;
-    },
   };
 }
-
-const totalChanges = async (db: Db) =>
-  (await sql<{ n: number }>`select total_changes() as n`.execute(db)).rows[0]?.n ?? 0;
 
 export type EventsStore = ReturnType<typeof createEventsStore>;

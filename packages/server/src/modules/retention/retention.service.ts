@@ -15,9 +15,8 @@ export interface RetentionDeps {
   };
   events: {
     pruneOlderThan(cutoff: string, limit: number): Promise<number>;
-    pauseIndexMerging(): Promise<void>;
-    resumeIndexMerging(): Promise<void>;
-    mergeIndexStep(pages: number): Promise<boolean>;
+    rollIndexIfFull(): Promise<boolean>;
+    dropEmptyIndexPartition(): Promise<boolean>;
   };
   batch: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
   alerts: { pruneResolvedBefore(cutoff: string, limit: number): Promise<number> };
@@ -34,26 +33,19 @@ export interface RetentionReport {
   sessions: number;
   /** Containers whose tags went because nobody had seen them for the retention period. */
   untagged: number;
-  /** The longest time one delete held the thread, in ms. */
+  /** The longest time one delete (or dropped index partition) held the thread, in ms. */
   longestChunkMs: number;
 }
 
 const DAY_MS = 86_400_000;
 /**
- * Aim for short steps: every delete and every index merge step is sized from how long the
- * last one took, toward this many milliseconds of holding the thread.
+ * Aim for short steps: every delete is sized from how long the last one took, toward this
+ * many milliseconds of holding the thread.
  */
 const TARGET_STEP_MS = 8;
 const MIN_CHUNK = 50;
 const MAX_CHUNK = 20_000;
 const FIRST_CHUNK = 500;
-/**
- * Index pages per merge step: a page of the trigram index costs about 0.3 ms to merge, so a
- * step starts at ~10 ms and is sized like the deletes from then on.
- */
-const MIN_MERGE_PAGES = 8;
-const MAX_MERGE_PAGES = 64;
-const FIRST_MERGE_PAGES = 32;
 /**
  * After each step retention rests as long as the step took (up to this), so it uses at
  * most half of the thread and requests in between never queue behind a run of steps.
@@ -74,7 +66,6 @@ export class RetentionService {
   private running: Promise<RetentionReport> | null = null;
   private stopped = false;
   private chunk = FIRST_CHUNK;
-  private mergePages = FIRST_MERGE_PAGES;
   private readonly now: () => number;
 
   constructor(private readonly deps: RetentionDeps) {
@@ -145,48 +136,27 @@ export class RetentionService {
   }
 
   /**
-   * Old events with the index's own merging paused, merged instead in bounded steps after
-   * every chunk. Left to itself, FTS5 merges a level whole once it holds 16 segments (a
-   * "crisis merge"): every 16th chunk's delete took ~45 ms and every 256th 250-400 ms
-   * (bench/retention). Merging as soon as a level holds a few segments keeps every level
-   * short of that, each step bounded in pages.
+   * Old events, then the search index's partitions none of whose events is left, one drop
+   * per step. Nothing is deleted from an index: deleting from a large one stalled on
+   * merging its segments (ADR 011).
    */
   private async pruneEvents(before: string, report: RetentionReport): Promise<number> {
     const { events } = this.deps;
-    await events.pauseIndexMerging();
-    try {
-      return await this.drain(
-        (n) => events.pruneOlderThan(before, n),
-        report,
-        () => this.mergeIndex(report),
-      );
-    } finally {
-      await events.resumeIndexMerging();
-    }
-  }
-
-  /** Merge steps, resting after each, until the index has nothing it needs to merge. */
-  private async mergeIndex(report: RetentionReport): Promise<void> {
+    // A full partition ends before it ages, so that it can go whole.
+    await events.rollIndexIfFull();
+    const removed = await this.drain((n) => events.pruneOlderThan(before, n), report);
     while (!this.stopped) {
-      const [merged, took] = await timed(
-        () => this.deps.events.mergeIndexStep(this.mergePages),
-        report,
-      );
-      if (!merged) return;
-      this.mergePages = nextStepSize(this.mergePages, true, took, MIN_MERGE_PAGES, MAX_MERGE_PAGES);
+      const [dropped, took] = await timed(() => events.dropEmptyIndexPartition(), report);
+      if (!dropped) break;
       await rest(took);
     }
+    return removed;
   }
 
   /**
-   * Deletes chunk by chunk until nothing is left (or retention stops), running `afterChunk`
-   * after each; answers the count.
+   * Deletes chunk by chunk until nothing is left (or retention stops); answers the count.
    */
-  private async drain(
-    deleteChunk: DeleteChunk,
-    report: RetentionReport,
-    afterChunk?: () => Promise<void>,
-  ): Promise<number> {
+  private async drain(deleteChunk: DeleteChunk, report: RetentionReport): Promise<number> {
     let total = 0;
     while (!this.stopped) {
       const [removed, took] = await timed(() => deleteChunk(this.chunk), report);
@@ -194,7 +164,6 @@ export class RetentionService {
       if (removed === 0) break;
       this.chunk = nextStepSize(this.chunk, removed >= this.chunk, took, MIN_CHUNK, MAX_CHUNK);
       await rest(took);
-      await afterChunk?.();
     }
     return total;
   }
@@ -212,7 +181,7 @@ async function timed<T>(step: () => Promise<T>, report: RetentionReport): Promis
 const rest = (tookMs: number) => sleep(Math.min(MAX_REST_MS, Math.max(1, tookMs)));
 
 /**
- * Scales a step (rows to delete, pages to merge) toward the target time; grows only after a
+ * Scales a step (rows to delete) toward the target time; grows only after a
  * step that had a full size's work to do.
  */
 export function nextStepSize(

@@ -1,8 +1,10 @@
 import { eventQuerySchema } from '@berth/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveHub } from '../../platform/live-hub.js';
 import { buildTestApp, type TestApp } from '../../test/test-app.js';
-import { nextStepSize } from './retention.service.js';
+import { createEventsStore, EventsService } from '../events/index.js';
+import { nextStepSize, RetentionService } from './retention.service.js';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -111,12 +113,7 @@ describe('retention', () => {
       (await db().selectFrom('alerts').select('id').orderBy('id').execute()).map((r) => r.id),
     ).toEqual(['new-resolved', 'old-open']);
     expect(await count('sessions')).toBe(before);
-    // The search index merges again afterwards, is whole, and still finds what is left.
-    const automerge = await sql<{
-      v: number;
-    }>`select v from events_fts_config where k = 'automerge'`.execute(db());
-    expect(automerge.rows[0]?.v).toBe(4);
-    await sql`insert into events_fts(events_fts) values ('integrity-check')`.execute(db());
+    // The search index keeps the deleted events' entries but finds only what is left.
     const found = await t.app.services.events.query({
       ...eventQueryDefaults,
       search: 'event 10 ',
@@ -137,6 +134,37 @@ describe('retention', () => {
     expect(report.events).toBe(15);
     expect(await count('events')).toBe(0);
     expect(await count('alerts')).toBe(3);
+  });
+});
+
+describe('retention and the search index', () => {
+  it('drops the index partitions whose events all went, and finds what is left', async () => {
+    await t.app.services.settings.update({ event_retention_days: 60 });
+    const hub = { publish: () => undefined } as unknown as LiveHub;
+    const events = new EventsService(createEventsStore(db()), hub, { partitionEvents: 1000 });
+    const partitions = async () =>
+      (await db().selectFrom('events_search_partitions').select('name').execute()).length;
+    try {
+      for (let i = 0; i < 5; i++) {
+        await seedEvents(100, 500);
+        await events.rollIndexIfFull();
+      }
+      await seedEvents(10, 700);
+      expect(await partitions()).toBeGreaterThanOrEqual(3);
+      const { services } = t.app;
+      const log = { info: () => undefined, error: () => undefined };
+      const retention = new RetentionService({ ...services, events, log });
+      const report = await retention.runOnce();
+      expect(report.events).toBe(2500);
+      // Left: the partition holding the 700 (and old ones' tail) and the newest, if apart.
+      expect(await partitions()).toBeLessThanOrEqual(2);
+      const found = await events.query({ ...eventQueryDefaults, search: 'event 10 ' });
+      expect(found.total_count).toBe(700);
+      const gone = await events.query({ ...eventQueryDefaults, search: 'event 100 ' });
+      expect(gone.total_count).toBe(0);
+    } finally {
+      await events.close();
+    }
   });
 });
 
