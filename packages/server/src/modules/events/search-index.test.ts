@@ -1,5 +1,11 @@
 import { eventQuerySchema, type EventQuery } from '@berth/contracts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { migrateToLatest, openDatabase } from '../../db/database.js';
+import { migrations } from '../../db/migrations/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveHub } from '../../platform/live-hub.js';
 import { buildTestApp, type TestApp } from '../../test/test-app.js';
@@ -146,5 +152,50 @@ describe('the partitioned search index', () => {
     await seed(10_000, 10, 0);
     expect(await total({ search: 'app-7' })).toBe(await scanCount('app-7'));
     expect(await total({ search: 'app-7' })).toBeGreaterThan(0);
+  });
+});
+
+describe('an index from before partitions', () => {
+  it('becomes the first partition and keeps answering', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'berth-upgrade-'));
+    const old = openDatabase(dir);
+    try {
+      const migrator = new Migrator({
+        db: old,
+        provider: { getMigrations: () => Promise.resolve(migrations) },
+      });
+      const { error } = await migrator.migrateTo('0014-alert-indexes');
+      expect(error).toBeUndefined();
+      await old
+        .insertInto('events')
+        .values(Array.from({ length: 300 }, (_, i) => row(i, 1)))
+        .execute();
+      await migrateToLatest(old);
+      const upgraded = new EventsService(createEventsStore(old), hub, { partitionEvents: 100 });
+      try {
+        expect(
+          await upgraded.query({ ...defaults, search: 'app-7' }).then((r) => r.total_count),
+        ).toBe(6);
+        await upgraded.record({
+          severity: 'info',
+          category: 'system',
+          event_type: 'x',
+          title: 'app-7 again',
+        });
+        const { rows } = await sql<{
+          name: string;
+        }>`select name from events_search_partitions order by first_id`.execute(old);
+        // The event went to the old index, which was then full: the next start a partition.
+        expect(rows.map((r) => r.name)).toEqual(['events_fts', 'events_fts_302']);
+        expect(
+          await upgraded.query({ ...defaults, search: 'app-7' }).then((r) => r.total_count),
+        ).toBe(7);
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await old.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
