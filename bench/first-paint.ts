@@ -4,7 +4,12 @@
 // form's paint, as medians. With a second URL (any single-page app, e.g. a reference UI behind
 // a small proxy to Berth's API), loads the two alternately and prints both medians and the
 // ratio. Asserts nothing. Needs a build (`npm run build`).
+// FROM=other-site starts each load from a page of another site, as a visit from a link, a
+// bookmark in a used tab or a new tab does (the browser then puts the page in a new renderer
+// process, whatever its headers); by default each load starts in a fresh tab's blank page,
+// whose process a page may reuse unless it sends Cross-Origin-Opener-Policy (ADR 010).
 // Usage: node bench/first-paint.ts [runs=15] [otherLoginUrl]
+import { createServer } from 'node:http';
 import { chromium, type Browser } from '@playwright/test';
 import { startBerth } from './berth-process.ts';
 import { f1, pct } from './rig.ts';
@@ -25,9 +30,23 @@ interface Load {
   jsWireIdle: number;
 }
 
+/** A page of another site (localhost, where Berth is 127.0.0.1) to start each load from. */
+const startPage =
+  process.env.FROM === 'other-site'
+    ? await new Promise<string>((resolve) => {
+        const server = createServer((_req, res) => res.end('<!doctype html><p>elsewhere</p>'));
+        server.listen(0, '127.0.0.1', () => {
+          const address = server.address();
+          resolve(`http://localhost:${typeof address === 'object' && address ? address.port : 0}/`);
+          server.unref();
+        });
+      })
+    : null;
+
 async function loadCold(browser: Browser, url: string): Promise<Load> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
+  if (startPage !== null) await page.goto(startPage);
   await page.goto(url, { waitUntil: 'commit' });
   await page.locator('input[type="password"]').waitFor({ timeout: 30_000 });
   const form = await page.evaluate(() => performance.now());
@@ -79,6 +98,9 @@ await browser.close();
 berth.stop();
 
 const median = (xs: number[]) => pct(xs, 50);
+console.log(
+  `each load starts from ${startPage === null ? 'a fresh tab' : `another site (${startPage})`}`,
+);
 for (const t of targets) {
   const l = t.loads[0];
   console.log(
