@@ -12,7 +12,7 @@
 import { createServer } from 'node:http';
 import { chromium, type Browser } from '@playwright/test';
 import { startBerth } from './berth-process.ts';
-import { f1, pct } from './rig.ts';
+import { f1, pct } from './figures.ts';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const OTHER = process.argv[3];

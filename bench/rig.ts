@@ -61,9 +61,7 @@ export async function startBerthWithRig(port: number): Promise<BerthProcess> {
 }
 
 /** The p-th percentile of `xs`. */
-export const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? NaN;
-export const f1 = (n: number) => n.toFixed(1);
+export { f1, pct } from './figures.ts';
 
 export type BenchKind = 'running' | 'created' | 'exited';
 
