@@ -60,7 +60,6 @@ export async function startBerthWithRig(port: number): Promise<BerthProcess> {
   return berth;
 }
 
-/** The p-th percentile of `xs`. */
 export { f1, pct } from './figures.ts';
 
 export type BenchKind = 'running' | 'created' | 'exited';

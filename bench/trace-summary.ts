@@ -49,9 +49,11 @@ export function summarizeTrace(path: string): Map<string, number> {
       .map((e) => `${e.pid}/${e.tid}`),
   );
   const busy = new Map<string, number>();
-  for (const e of events)
-    if (e.name === 'RunTask' && mains.has(`${e.pid}/${e.tid}`))
-      busy.set(`${e.pid}/${e.tid}`, (busy.get(`${e.pid}/${e.tid}`) ?? 0) + (e.dur ?? 0));
+  for (const e of events) {
+    const thread = `${e.pid}/${e.tid}`;
+    if (e.name === 'RunTask' && e.ph === 'X' && mains.has(thread))
+      busy.set(thread, (busy.get(thread) ?? 0) + (e.dur ?? 0));
+  }
   const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
   const totals = new Map<string, number>();
   // Only outermost events of a known kind: a nested one is already inside its parent.
