@@ -8,7 +8,7 @@ import {
   type Updater,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { DataTable } from '@/components/data-table';
 import { getStableCoreRowModel } from '@/components/stable-row-model';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
@@ -72,10 +72,13 @@ export function ContainersTable({
     update.mutate(pending.current);
     pending.current = {};
   }, SAVE_DELAY_MS);
-  const save = (patch: PreferencesPatch) => {
-    pending.current = { ...pending.current, ...patch };
-    flush();
-  };
+  const save = useCallback(
+    (patch: PreferencesPatch) => {
+      pending.current = { ...pending.current, ...patch };
+      flush();
+    },
+    [flush],
+  );
   const columns = useMemo(() => containerColumns(actions), [actions]);
   // The same array while the order is, so TanStack Table keeps its column caches.
   const columnOrder: ColumnOrderState = useMemo(() => ['select', ...order], [order]);
@@ -96,39 +99,48 @@ export function ContainersTable({
     },
     getCoreRowModel: stableCoreRowModel,
     getSortedRowModel: getSortedRowModel(),
+    // Without pages or expanded rows there is nothing to reset, but TanStack Table would
+    // reset both after every new data array: a state update and a second render of the
+    // table after every live message (bench/containers).
+    autoResetAll: false,
   });
 
-  const setColumnVisible = (id: string, visible: boolean) => {
-    const next = { ...visibility, [id]: visible };
-    setVisibility(next);
-    save({ container_table_column_visibility: next });
-  };
-  const setColumnOrder = (ids: string[]) => {
-    setOrder(ids);
-    save({ container_table_column_order: ids });
-  };
-  const reset = () => {
-    setVisibility({});
-    setOrder(DEFAULT_ORDER);
-    save({ container_table_column_visibility: {}, container_table_column_order: [] });
-  };
+  // The customizer is drawn again only when its columns change, not on every live message
+  // that gives the table new rows (it holds a menu and a sortable list).
+  const customizer = useMemo(() => {
+    const setColumnVisible = (id: string, visible: boolean) => {
+      const next = { ...visibility, [id]: visible };
+      setVisibility(next);
+      save({ container_table_column_visibility: next });
+    };
+    const setColumnOrder = (ids: string[]) => {
+      setOrder(ids);
+      save({ container_table_column_order: ids });
+    };
+    const reset = () => {
+      setVisibility({});
+      setOrder(DEFAULT_ORDER);
+      save({ container_table_column_visibility: {}, container_table_column_order: [] });
+    };
+    return (
+      <ColumnsCustomizer
+        columns={order.map((id) => ({
+          id,
+          label: LABELS[id] ?? id,
+          visible: visibility[id] !== false,
+        }))}
+        onToggle={setColumnVisible}
+        onReorder={setColumnOrder}
+        onReset={reset}
+      />
+    );
+  }, [order, visibility, save]);
 
   return (
     <>
       <div className="mb-3 flex flex-wrap items-center gap-3">
         {toolbar}
-        <div className="ml-auto">
-          <ColumnsCustomizer
-            columns={order.map((id) => ({
-              id,
-              label: LABELS[id] ?? id,
-              visible: visibility[id] !== false,
-            }))}
-            onToggle={setColumnVisible}
-            onReorder={setColumnOrder}
-            onReset={reset}
-          />
-        </div>
+        <div className="ml-auto">{customizer}</div>
       </div>
       <DataTable table={table} rowTestId={(c) => `container-row-${c.name}`} dense />
     </>

@@ -1,4 +1,4 @@
-import type { Container, ContainerAction } from '@berth/contracts';
+import type { Container, ContainerAction, Host } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { Box } from 'lucide-react';
@@ -30,6 +30,7 @@ import { ContainersTable } from './containers-table';
 import { ContainerDetailDialog, type DetailTab } from './detail/container-detail-dialog';
 
 const NO_UPDATES: ReadonlySet<string> = new Set();
+const NO_HOSTS: Host[] = [];
 
 /**
  * The containers table with its filters, bulk bar and batch panel. Filters live in the query
@@ -37,7 +38,7 @@ const NO_UPDATES: ReadonlySet<string> = new Set();
  */
 export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   const containers = useQuery(containersQueryOptions());
-  const hosts = useQuery(hostsQueryOptions()).data ?? [];
+  const hosts = useQuery(hostsQueryOptions()).data ?? NO_HOSTS;
   const updates = useQuery(updatesSummaryQueryOptions()).data;
   const healthChecks = useQuery(healthCheckConfigsQueryOptions()).data;
   useHealthCheckLiveRefresh();
@@ -61,11 +62,14 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
       scopedHostId === undefined ? readFilters(params) : { ...localFilters, hosts: [scopedHostId] },
     [scopedHostId, params, localFilters],
   );
-  const setFilters = (next: ContainerFilters) => {
-    if (scopedHostId === undefined)
-      setParams((prev) => writeFilters(prev, next), { replace: true });
-    else setLocalFilters(next);
-  };
+  const setFilters = useCallback(
+    (next: ContainerFilters) => {
+      if (scopedHostId === undefined)
+        setParams((prev) => writeFilters(prev, next), { replace: true });
+      else setLocalFilters(next);
+    },
+    [scopedHostId, setParams],
+  );
 
   const withUpdates = useMemo(
     () => (updates === undefined ? NO_UPDATES : new Set(updates.containers_with_updates)),
@@ -126,6 +130,22 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     );
   }, [linked, scopedHostId, setParams]);
   const closePanel = useCallback(() => setJobId(null), []);
+  // The same element while its inputs are, so a live message that changes rows only does not
+  // draw the search box and the filter menus again.
+  const toolbar = useMemo(
+    () => (
+      <ContainerFiltersBar
+        hosts={hosts}
+        filters={filters}
+        onFilters={setFilters}
+        search={search}
+        onSearch={setSearch}
+        count={visible.length}
+        scopedHostId={scopedHostId}
+      />
+    ),
+    [hosts, filters, setFilters, search, visible.length, scopedHostId],
+  );
 
   if (containers.isPending)
     return (
@@ -147,17 +167,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
         actions={rowActions}
         selection={selection}
         onSelectionChange={setSelection}
-        toolbar={
-          <ContainerFiltersBar
-            hosts={hosts}
-            filters={filters}
-            onFilters={setFilters}
-            search={search}
-            onSearch={setSearch}
-            count={visible.length}
-            scopedHostId={scopedHostId}
-          />
-        }
+        toolbar={toolbar}
       />
       {visible.length === 0 && (
         <div className="mt-4">
