@@ -209,4 +209,24 @@ describe('containers_update deltas', () => {
     expect(must(browser).containers[0]).toBe(cs[0]);
     expect(at(must(browser).containers, 2).state).toBe('exited');
   });
+
+  it('moves sliding windows of sparklines by their newest points, growing or full', () => {
+    const series = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+    const sparks = (from: number, n: number): Sparklines => ({
+      cpu: series(from, n),
+      mem: series(from + 100, n),
+      net: series(from + 200, n),
+    });
+    const states = [sparks(0, 3), sparks(0, 5), sparks(1, 5), sparks(3, 5), sparks(4, 4)].map(
+      (s, i) =>
+        withSeq({ containers: [], container_sparklines: { 'h1:a': s }, host_sparklines: {} }, i),
+    );
+    let browser = applyContainersUpdate(null, wire(encodeContainersUpdate(null, at(states, 0))));
+    for (let i = 1; i < states.length; i++) {
+      const msg = wire(encodeContainersUpdate(at(states, i - 1), at(states, i)));
+      expect(msg.container_sparklines.h1?.set).toEqual({});
+      browser = applyContainersUpdate(browser, msg);
+      expect(must(browser).container_sparklines).toEqual(at(states, i).container_sparklines);
+    }
+  });
 });

@@ -129,7 +129,20 @@ function appended(prev: number[], next: number[]): number {
 }
 
 const tail = (values: number[], n: number) => (n === 0 ? [] : values.slice(-n));
-const lastOf = (values: number[], length: number) => (length === 0 ? [] : values.slice(-length));
+
+/**
+ * The last `length` points of `prev` followed by `added`: a browser does this for every
+ * running container's three series on every message. A slice of what stays, then the few new
+ * points pushed, is the fastest and makes the least garbage (a spread then a slice made two
+ * arrays of each; bench/containers).
+ */
+function appendWindow(prev: number[], added: number[], length: number): number[] {
+  const drop = Math.max(0, prev.length + added.length - length);
+  const out = drop < prev.length ? prev.slice(drop) : [];
+  for (let i = Math.max(0, drop - prev.length); i < added.length; i++)
+    out.push(added[i] as number);
+  return out;
+}
 
 function encodeSeries(
   prev: Record<string, Sparklines> | undefined,
@@ -178,9 +191,9 @@ function applySeries(
     const p = out[key];
     if (p === undefined) continue;
     out[key] = {
-      cpu: lastOf([...p.cpu, ...cpu], length),
-      mem: lastOf([...p.mem, ...mem], length),
-      net: lastOf([...p.net, ...net], length),
+      cpu: appendWindow(p.cpu, cpu, length),
+      mem: appendWindow(p.mem, mem, length),
+      net: appendWindow(p.net, net, length),
     };
   }
   return out;
