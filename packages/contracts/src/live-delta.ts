@@ -139,8 +139,7 @@ const tail = (values: number[], n: number) => (n === 0 ? [] : values.slice(-n));
 function appendWindow(prev: number[], added: number[], length: number): number[] {
   const drop = Math.max(0, prev.length + added.length - length);
   const out = drop < prev.length ? prev.slice(drop) : [];
-  for (let i = Math.max(0, drop - prev.length); i < added.length; i++)
-    out.push(added[i] as number);
+  for (let i = Math.max(0, drop - prev.length); i < added.length; i++) out.push(added[i] as number);
   return out;
 }
 
