@@ -52,9 +52,9 @@ describe('getStableCoreRowModel', () => {
     expect(row?.getAllCells()[0]?.getValue()).toBe(50);
   });
 
-  it('builds a new Row for a record that moved, was added, or replaced another', () => {
+  it('keeps the Row of a record that moved, with its new index; builds one for a new record', () => {
     const t = tableOf([a, b, c]);
-    const before = t.rows();
+    const [rowA, rowB, rowC] = t.rows();
     const d = { key: 'd', cpu: 4 };
     t.setData([b, a, d]);
     const rows = t.rows();
@@ -63,6 +63,14 @@ describe('getStableCoreRowModel', () => {
       ['a', 1, 1],
       ['d', 2, 4],
     ]);
-    rows.forEach((row) => expect(before).not.toContain(row));
+    expect(rows[0]).toBe(rowB);
+    expect(rows[1]).toBe(rowA);
+    expect(rows[2]).not.toBe(rowC);
+    // A search that keeps one, then cleared: the same Rows at their first places.
+    t.setData([c]);
+    expect(t.rows()).toHaveLength(1);
+    t.setData([b, a, d, c]);
+    expect(t.rows().map((r) => r.index)).toEqual([0, 1, 2, 3]);
+    expect(t.rows()[0]).toBe(rowB);
   });
 });
