@@ -67,5 +67,18 @@ describe('container filters in the query string (spec 2 §2.2)', () => {
     expect(ids(NO_FILTERS, 'POSTGRES')).toEqual(['2']);
     expect(ids(NO_FILTERS, 'vault')).toEqual(['3']);
     expect(ids(NO_FILTERS, 'prod')).toEqual(['1']);
+    // A search looks in each field, not across two.
+    expect(ids(NO_FILTERS, 'dbpostgres')).toEqual([]);
+    // Nothing filters: the same list, so the table keeps what it built from it.
+    expect(applyFilters(all, NO_FILTERS, '  ', { withUpdates: new Set() })).toBe(all);
+  });
+
+  it('searches a container changed in place by its new fields', () => {
+    const before = c({ id: '1', name: 'web' });
+    const ctx = { withUpdates: new Set<string>() };
+    expect(applyFilters([before], NO_FILTERS, 'web', ctx)).toHaveLength(1);
+    const renamed = { ...before, name: 'api' };
+    expect(applyFilters([renamed], NO_FILTERS, 'web', ctx)).toHaveLength(0);
+    expect(applyFilters([renamed], NO_FILTERS, 'api', ctx)).toHaveLength(1);
   });
 });

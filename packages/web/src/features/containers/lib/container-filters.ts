@@ -111,6 +111,8 @@ export function applyFilters(
   ctx: FilterContext,
 ): Container[] {
   const q = search.trim().toLowerCase();
+  // The same list when nothing filters it: a live message then hands the table the list it has.
+  if (q === '' && !hasFilters(f)) return containers as Container[];
   return containers.filter((c) => {
     if (f.hosts.length > 0 && !f.hosts.includes(c.host_id)) return false;
     if (f.states.length > 0 && !f.states.includes(stateGroup(c))) return false;
@@ -123,7 +125,24 @@ export function applyFilters(
     }
     if (f.updates && !ctx.withUpdates.has(containerKey(c))) return false;
     if (f.desired.length > 0 && !f.desired.includes(c.desired_state)) return false;
-    if (q === '') return true;
-    return [c.name, c.image, c.host_name, ...c.tags].some((v) => v.toLowerCase().includes(q));
+    return q === '' || searchText(c).includes(q);
   });
+}
+
+/** Between the fields of a search text: a search box's single line cannot hold it. */
+const FIELD_BREAK = '\n';
+const searchTexts = new WeakMap<Container, string>();
+
+/**
+ * What a search looks in (name, image, host, tags), lowercased once per record: each keystroke
+ * lowercased every field of every container again. Records are replaced when they change, so
+ * the text of a record never goes stale.
+ */
+function searchText(c: Container): string {
+  let text = searchTexts.get(c);
+  if (text === undefined) {
+    text = [c.name, c.image, c.host_name, ...c.tags].join(FIELD_BREAK).toLowerCase();
+    searchTexts.set(c, text);
+  }
+  return text;
 }
