@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { chromiumExecutable } from './cpu-pin.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,7 +81,7 @@ export async function startBerth(
 export async function openSignedInPage(berth: BerthProcess, width = 1440, height = 900) {
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumExecutable(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
   });
   // Playwright evaluates string predicates, which Berth's CSP (no 'unsafe-eval') refuses.
