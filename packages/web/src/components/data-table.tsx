@@ -1,4 +1,11 @@
-import { flexRender, type ColumnDef, type Row, type Table } from '@tanstack/react-table';
+import {
+  flexRender,
+  type Cell,
+  type CellContext,
+  type ColumnDef,
+  type Row,
+  type Table,
+} from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import { memo, useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
@@ -16,6 +23,28 @@ const FLEX_COLUMN_MIN_PX = 200;
 
 type Measured = { index: number; measure: (el: Element | null) => void };
 type RowRenderer<T> = (row: Row<T>, measured?: Measured) => React.ReactNode;
+/** A hook: the newest version of a row's record (see `DataTable`'s `useLiveRecord`). */
+type LiveRecordHook<T> = (record: T) => T;
+const asGiven = <T,>(record: T): T => record;
+
+/**
+ * The cell's context with `record` in place of the record the table was given: what the cell
+ * reads (`row.original`, `getValue`) comes from it, and the rest (selection, ids) from the row.
+ */
+function contextWith<T>(cell: Cell<T, unknown>, record: T): CellContext<T, unknown> {
+  const context = cell.getContext();
+  if (record === context.row.original) return context;
+  const row = Object.create(context.row, { original: { value: record } }) as Row<T>;
+  const getValue = (): unknown => cell.column.accessorFn?.(record, context.row.index);
+  const fallback: unknown = context.table.options.renderFallbackValue;
+  type Read = CellContext<T, unknown>['getValue'];
+  return {
+    ...context,
+    row,
+    getValue: getValue as Read,
+    renderValue: (() => getValue() ?? fallback) as Read,
+  };
+}
 
 interface BodyRowProps<T> {
   row: Row<T>;
@@ -29,6 +58,7 @@ interface BodyRowProps<T> {
   cellPad: string;
   dense: boolean;
   measured: Measured | undefined;
+  useLiveRecord: LiveRecordHook<T>;
 }
 
 /**
@@ -38,7 +68,16 @@ interface BodyRowProps<T> {
  * otherwise redraw every row in view (bench/containers).
  */
 const BodyRow = memo(
-  function BodyRow<T>({ row, testId, cellPad, dense, measured }: BodyRowProps<T>) {
+  function BodyRow<T>({
+    row,
+    original,
+    testId,
+    cellPad,
+    dense,
+    measured,
+    useLiveRecord,
+  }: BodyRowProps<T>) {
+    const record = useLiveRecord(original);
     return (
       <tr
         data-testid={testId}
@@ -58,7 +97,7 @@ const BodyRow = memo(
       >
         {row.getVisibleCells().map((cell) => (
           <td key={cell.id} className={cn(cellPad, 'align-top text-slate-300')}>
-            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+            {flexRender(cell.column.columnDef.cell, contextWith(cell, record))}
           </td>
         ))}
       </tr>
@@ -73,7 +112,8 @@ const BodyRow = memo(
     a.cellPad === b.cellPad &&
     a.dense === b.dense &&
     a.measured?.index === b.measured?.index &&
-    a.measured?.measure === b.measured?.measure,
+    a.measured?.measure === b.measured?.measure &&
+    a.useLiveRecord === b.useLiveRecord,
 ) as <T>(props: BodyRowProps<T>) => React.ReactNode;
 
 /** The selection column every selectable table starts with. */
@@ -110,9 +150,16 @@ export function DataTable<T>({
   table,
   rowTestId,
   dense = false,
+  useLiveRecord = asGiven,
 }: {
   table: Table<T>;
   rowTestId: (row: T) => string;
+  /**
+   * For a table given records that may be older than what is shown (a list renewed only
+   * when rows come, go or move): a hook each row calls with its record for the newest one,
+   * and draws again when that changes. The same hook for the table's whole life.
+   */
+  useLiveRecord?: LiveRecordHook<T>;
   /**
    * Long lists: tighter cells, rows off screen skip layout, long tables render only the rows
    * in view, and columns keep their set sizes (a fixed layout), so they do not jump as
@@ -141,6 +188,7 @@ export function DataTable<T>({
       cellPad={cellPad}
       dense={dense}
       measured={measured}
+      useLiveRecord={useLiveRecord}
     />
   );
   return (

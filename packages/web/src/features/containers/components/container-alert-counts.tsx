@@ -1,20 +1,22 @@
-import { containerScopeId, type Container } from '@berth/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { containerScopeId, type Alert, type Container } from '@berth/contracts';
 import { Link } from 'react-router';
-import { ALERT_SEVERITIES, ALERT_SEVERITY_TONE, openAlertsByScope } from '@/lib/alerts';
+import { ALERT_SEVERITIES, ALERT_SEVERITY_TONE } from '@/lib/alerts';
 import { cn } from '@/lib/cn';
-import { openAlertsQueryOptions } from '@/lib/queries';
 
 /**
  * The containers table's Alerts cell (spec 2 §2.2): open alerts by severity, each linking to
  * the Alerts page filtered to this container, that severity and open alerts.
  */
-export function ContainerAlertCounts({ container: c }: { container: Container }) {
+export function ContainerAlertCounts({
+  container: c,
+  openAlerts,
+}: {
+  container: Container;
+  /** Open alerts by scope id, read once for the whole table (`openAlertsByScope`). */
+  openAlerts: ReadonlyMap<string, Alert[]>;
+}) {
   const scopeId = containerScopeId(c.host_id, c.name);
-  const mine = useQuery({
-    ...openAlertsQueryOptions(),
-    select: (answer) => openAlertsByScope(answer.alerts).get(scopeId),
-  }).data;
+  const mine = openAlerts.get(scopeId);
   if (mine === undefined || mine.length === 0) return <span className="text-slate-600">—</span>;
   return (
     <div className="flex gap-1" data-testid="container-alert-counts">

@@ -1,5 +1,5 @@
 import { containerKey } from '@/lib/container-sort';
-import type { Container, ContainerAction, HealthCheckConfigs } from '@berth/contracts';
+import type { Alert, Container, ContainerAction, HealthCheckConfigs } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
 import {
   AlertTriangle,
@@ -30,6 +30,11 @@ export interface RowActions {
   withUpdates: ReadonlySet<string>;
   /** HTTP health checks by composite key, for the Policy column's health icon. */
   healthChecks?: HealthCheckConfigs | undefined;
+  /**
+   * Open alerts by scope id, for the Alerts column: one query for the table, where a query
+   * per cell set and cleared four timers per row in view on every answer (bench/containers).
+   */
+  openAlerts: ReadonlyMap<string, Alert[]>;
 }
 
 const DOT: Partial<Record<Container['state'], string>> = {
@@ -89,6 +94,9 @@ function HealthIcon({ check }: { check: HealthCheckConfigs[string] | undefined }
     </span>
   );
 }
+
+/** Columns that show stats: sorted by one, the rows' order follows every live message. */
+export const STATS_COLUMNS: ReadonlySet<string> = new Set(['cpu', 'ram']);
 
 /** The columns of spec 2 §2.2; ids are what the saved order and visibility refer to. */
 export function containerColumns(actions: RowActions) {
@@ -164,7 +172,9 @@ export function containerColumns(actions: RowActions) {
       id: 'alerts',
       size: 88,
       header: 'Alerts',
-      cell: ({ row: { original: c } }) => <ContainerAlertCounts container={c} />,
+      cell: ({ row: { original: c } }) => (
+        <ContainerAlertCounts container={c} openAlerts={actions.openAlerts} />
+      ),
     }),
     col.display({
       id: 'updates',

@@ -14,6 +14,7 @@ import { getStableCoreRowModel } from '@/components/stable-row-model';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
 import { containerKey } from '@/lib/container-sort';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
+import { useLiveContainer } from '../lib/live-container';
 import { containerColumns, type RowActions } from './container-columns';
 import { ColumnsCustomizer } from './columns-customizer';
 
@@ -51,17 +52,22 @@ export function ContainersTable({
   actions,
   selection,
   onSelectionChange,
+  sorting,
+  onSortingChange,
   toolbar,
 }: {
+  /** Stats and status may be older than the cache's: rows read those live. */
   containers: Container[];
   actions: RowActions;
   selection: RowSelectionState;
   onSelectionChange: (next: RowSelectionState) => void;
+  /** Held by the view, which renews the rows on every stats change when sorted by stats. */
+  sorting: SortingState;
+  onSortingChange: (next: SortingState) => void;
   toolbar: React.ReactNode;
 }) {
   const prefs = usePreferences().data;
   const update = useUpdatePreferences();
-  const [sorting, setSorting] = useState<SortingState>(prefs?.container_table_sort ?? []);
   const [visibility, setVisibility] = useState<VisibilityState>(
     prefs?.container_table_column_visibility ?? {},
   );
@@ -94,7 +100,7 @@ export function ContainersTable({
     onRowSelectionChange: (u) => onSelectionChange(apply(u, selection)),
     onSortingChange: (u) => {
       const next = apply(u, sorting);
-      setSorting(next);
+      onSortingChange(next);
       save({ container_table_sort: next });
     },
     getCoreRowModel: stableCoreRowModel,
@@ -142,7 +148,12 @@ export function ContainersTable({
         {toolbar}
         <div className="ml-auto">{customizer}</div>
       </div>
-      <DataTable table={table} rowTestId={(c) => `container-row-${c.name}`} dense />
+      <DataTable
+        table={table}
+        rowTestId={(c) => `container-row-${c.name}`}
+        dense
+        useLiveRecord={useLiveContainer}
+      />
     </>
   );
 }

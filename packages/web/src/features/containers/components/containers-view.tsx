@@ -1,11 +1,12 @@
-import type { Container, ContainerAction, Host } from '@berth/contracts';
+import type { Alert, AlertListResponse, Container, ContainerAction, Host } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import type { RowSelectionState } from '@tanstack/react-table';
+import type { RowSelectionState, SortingState } from '@tanstack/react-table';
 import { Box } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
+import { openAlertsByScope } from '@/lib/alerts';
 import { useContainerAction } from '@/lib/container-actions';
 import { useContainerPanels } from '@/lib/container-panels';
 import { containerKey } from '@/lib/container-sort';
@@ -13,6 +14,8 @@ import { usePreferences } from '@/lib/preferences';
 import {
   containersQueryOptions,
   hostsQueryOptions,
+  openAlertsQueryOptions,
+  type ContainersData,
   updatesSummaryQueryOptions,
 } from '@/lib/queries';
 import {
@@ -23,24 +26,38 @@ import {
   type ContainerFilters,
 } from '../lib/container-filters';
 import { healthCheckConfigsQueryOptions, useHealthCheckLiveRefresh } from '../api/health-check-api';
+import { LIVE_FIELDS, STATUS_FIELD, steadyContainers } from '../lib/steady-containers';
 import { BatchPanel } from './batch-panel';
 import { BulkBar } from './bulk-bar';
+import { STATS_COLUMNS } from './container-columns';
 import { ContainerFiltersBar } from './container-filters-bar';
 import { ContainersTable } from './containers-table';
 import { ContainerDetailDialog, type DetailTab } from './detail/container-detail-dialog';
 
 const NO_UPDATES: ReadonlySet<string> = new Set();
 const NO_HOSTS: Host[] = [];
+const NO_ALERTS: ReadonlyMap<string, Alert[]> = new Map();
+const byScope = (answer: AlertListResponse) => openAlertsByScope(answer.alerts);
 
 /**
  * The containers table with its filters, bulk bar and batch panel. Filters live in the query
  * string (history entry replaced); scoped to a host, that host is forced into the filter.
  */
 export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
-  const containers = useQuery(containersQueryOptions());
+  const prefs = usePreferences().data;
+  const [sorting, setSorting] = useState<SortingState>(prefs?.container_table_sort ?? []);
+  // A live message that changed only stats leaves the list as it was (rows read their stats
+  // live), unless the table is sorted by stats and the order may change with them.
+  const sortedByStats = sorting.some((s) => STATS_COLUMNS.has(s.id));
+  const select = useMemo(() => {
+    const steady = steadyContainers(sortedByStats ? STATUS_FIELD : LIVE_FIELDS);
+    return (data: ContainersData) => steady(data.containers);
+  }, [sortedByStats]);
+  const containers = useQuery({ ...containersQueryOptions(), select });
   const hosts = useQuery(hostsQueryOptions()).data ?? NO_HOSTS;
   const updates = useQuery(updatesSummaryQueryOptions()).data;
   const healthChecks = useQuery(healthCheckConfigsQueryOptions()).data;
+  const openAlerts = useQuery({ ...openAlertsQueryOptions(), select: byScope }).data ?? NO_ALERTS;
   useHealthCheckLiveRefresh();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState('');
@@ -105,7 +122,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   );
   // Spec 2 §2.2: a name opens a preview (the drawer), or the full dialog with the full-details
   // mode (simplified workflow) on; the other row actions always open the full dialog.
-  const simplified = usePreferences().data?.simplified_workflow ?? true;
+  const simplified = prefs?.simplified_workflow ?? true;
   const { openContainer } = useContainerPanels();
   const open = useCallback(
     (c: Container, tab: DetailTab) => {
@@ -115,8 +132,8 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     [simplified, openContainer],
   );
   const rowActions = useMemo(
-    () => ({ act, open, busy: action.isPending, withUpdates, healthChecks }),
-    [act, open, action.isPending, withUpdates, healthChecks],
+    () => ({ act, open, busy: action.isPending, withUpdates, healthChecks, openAlerts }),
+    [act, open, action.isPending, withUpdates, healthChecks, openAlerts],
   );
   const linked = params.get('containerId');
   useEffect(() => {
@@ -167,6 +184,8 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
         actions={rowActions}
         selection={selection}
         onSelectionChange={setSelection}
+        sorting={sorting}
+        onSortingChange={setSorting}
         toolbar={toolbar}
       />
       {visible.length === 0 && (

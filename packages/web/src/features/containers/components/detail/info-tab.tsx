@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { stateLabel } from '@/lib/container-state';
 import { containerKey } from '@/lib/container-sort';
 import { formatRate } from '@/lib/format';
+import { useContainerSparklinesShown } from '@/lib/live/live-provider';
 import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/queries';
 import { useSetWebUiUrl } from '../../api/container-settings-api';
 import { PolicyRows } from '../container-settings-controls';
@@ -33,6 +34,7 @@ const smooth = (values: readonly number[]) => {
 export function InfoTab({ container: c }: { container: Container }) {
   const webUi = useSetWebUiUrl();
   const [url, setUrl] = useState(c.web_ui_url ?? '');
+  useContainerSparklinesShown();
   const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKey(c)];
   const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
   const env = Object.entries(c.env).filter(([k]) => !HIDDEN_ENV.has(k));

@@ -5,6 +5,7 @@ import { InfoRow, PerfTile, Section } from '@/components/detail-section';
 import { TagsEditor } from '@/components/tags-editor';
 import { containerKey } from '@/lib/container-sort';
 import { formatBytes, formatPercent, formatRate } from '@/lib/format';
+import { useContainerSparklinesShown } from '@/lib/live/live-provider';
 import { containerSparklinesQueryOptions } from '@/lib/queries';
 import { usePatchContainerTags } from '../../api/container-settings-api';
 import { parseTagList } from '../../lib/tag-list';
@@ -38,6 +39,7 @@ function DesiredStateNote({ container: c }: { container: Container }) {
 
 /** The drawer's Overview tab: state, settings, performance, details and tags. */
 export function DrawerOverview({ container: c }: { container: Container }) {
+  useContainerSparklinesShown();
   const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKey(c)];
   const patch = usePatchContainerTags();
   const derived = c.tags.filter((t) => DERIVED_TAG_PATTERN.test(t));
