@@ -88,6 +88,11 @@ test('without the full-details mode, a name in the containers table opens the dr
   await page.getByRole('button', { name, exact: true }).click({ timeout: 15_000 });
   const drawer = page.getByRole('dialog', { name: 'Container Details' });
   await expect(drawer.getByTestId('drawer-container-name')).toHaveText(name);
+  // The containers page shows no sparklines, so the live channel left them out until the
+  // drawer asked for them: its charts draw from the full state that brings them back.
+  await expect(
+    drawer.getByTestId('container-drawer-performance').locator('polyline').first(),
+  ).toBeVisible({ timeout: 15_000 });
   await drawer.getByRole('button', { name: 'More actions' }).click();
   await page.getByRole('menuitem', { name: 'Open Full Details' }).click();
   await expect(page.getByRole('dialog', { name: `${name} (edge)` })).toBeVisible();

@@ -23,6 +23,29 @@ class LiveHub {
   status: LiveStatus = 'disconnected';
   private readonly handlers = new Set<Handler>();
   private readonly statusListeners = new Set<() => void>();
+  private sparklineScreens = 0;
+  private onContainerSparklinesWanted: (() => void) | null = null;
+
+  /** The provider's router hears when a first screen shows container sparklines. */
+  whenContainerSparklinesWanted(listener: () => void): () => void {
+    this.onContainerSparklinesWanted = listener;
+    return () => {
+      this.onContainerSparklinesWanted = null;
+    };
+  }
+
+  get containerSparklinesShown(): boolean {
+    return this.sparklineScreens > 0;
+  }
+
+  /** Counts a screen that shows container sparklines until the returned function is called. */
+  showContainerSparklines = (): (() => void) => {
+    this.sparklineScreens++;
+    if (this.sparklineScreens === 1) this.onContainerSparklinesWanted?.();
+    return () => {
+      this.sparklineScreens--;
+    };
+  };
 
   setStatus(status: LiveStatus): void {
     this.status = status;
@@ -53,7 +76,14 @@ export function LiveProvider({ enabled, children }: { enabled: boolean; children
 
   useEffect(() => {
     if (!enabled) return undefined;
-    const router = new LiveRouter(queryClient, () => client.send({ type: 'containers_resync' }));
+    const router = new LiveRouter(
+      queryClient,
+      () => client.send({ type: 'containers_resync' }),
+      () => hub.containerSparklinesShown,
+    );
+    const stopListening = hub.whenContainerSparklinesWanted(() =>
+      router.containerSparklinesWanted(),
+    );
     const client = new LiveClient({
       url: () => liveUrl(),
       onStatus: (status) => hub.setStatus(status),
@@ -63,10 +93,22 @@ export function LiveProvider({ enabled, children }: { enabled: boolean; children
       },
     });
     client.start();
-    return () => client.stop();
+    return () => {
+      stopListening();
+      client.stop();
+    };
   }, [enabled, queryClient, hub]);
 
   return <LiveContext.Provider value={hub}>{children}</LiveContext.Provider>;
+}
+
+/**
+ * For a screen that shows container sparklines: they are kept up to date only while one
+ * does (the live router leaves them out otherwise, and asks for them when one appears).
+ */
+export function useContainerSparklinesShown(): void {
+  const { showContainerSparklines } = useContext(LiveContext);
+  useEffect(() => showContainerSparklines(), [showContainerSparklines]);
 }
 
 export function useLiveStatus(): LiveStatus {

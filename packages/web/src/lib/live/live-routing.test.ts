@@ -109,6 +109,58 @@ describe('containers_update', () => {
     expect(rows()).toEqual([]);
   });
 
+  it('leaves container sparklines out while no screen shows them, and asks for them when one does', () => {
+    const qc = new QueryClient();
+    let asked = 0;
+    let shown = false;
+    const router = new LiveRouter(
+      qc,
+      () => asked++,
+      () => shown,
+    );
+    const c1 = container('a', 'c1', 'running');
+    const series = { cpu: [1, 2], mem: [3, 4], net: [5, 6] };
+    const sparks = () => entry(qc)?.container_sparklines ?? {};
+    router.route(
+      update({
+        seq: 1,
+        full: true,
+        containers: [c1],
+        container_sparklines: { a: { ...noSeries, set: { c1: series } } },
+      }),
+    );
+    expect(sparks()).toEqual({});
+    const tail = { a: { ...noSeries, tails: [['c1', 2, [7], [8], [9]]] as never } };
+    router.route(update({ seq: 2, container_sparklines: tail }));
+    expect(sparks()).toEqual({});
+    expect(entry(qc)?.containers).toEqual([c1]);
+    // A screen shows them: the full state is asked for once, and brings them.
+    shown = true;
+    router.containerSparklinesWanted();
+    router.containerSparklinesWanted();
+    expect(asked).toBe(1);
+    router.route(
+      update({
+        seq: 2,
+        full: true,
+        containers: [c1],
+        container_sparklines: {
+          a: { ...noSeries, set: { c1: { cpu: [2, 7], mem: [4, 8], net: [6, 9] } } },
+        },
+      }),
+    );
+    router.route(
+      update({
+        seq: 3,
+        container_sparklines: { a: { ...noSeries, tails: [['c1', 2, [10], [11], [12]]] as never } },
+      }),
+    );
+    expect(sparks()).toEqual({ 'a:c1': { cpu: [7, 10], mem: [8, 11], net: [9, 12] } });
+    // Shown all along since that full state: nothing to ask for.
+    router.containerSparklinesWanted();
+    expect(asked).toBe(1);
+  });
+
   it('leaves other messages to the refresh table', () => {
     const qc = new QueryClient();
     const invalidate = vi.spyOn(qc, 'invalidateQueries');

@@ -6,6 +6,7 @@ import {
   type LiveContainersState,
   type LiveMessage,
   type LiveMessageType,
+  type Sparklines,
 } from '@berth/contracts';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { alertsRootKey } from '../alerts';
@@ -21,6 +22,7 @@ import {
 } from '../queries';
 
 const containers = () => containersQueryOptions().queryKey;
+const NO_SERIES: Record<string, Sparklines> = {};
 const hosts = () => hostsQueryOptions().queryKey;
 const events = () => eventsRootKey();
 const settings = () => settingsQueryOptions().queryKey;
@@ -54,11 +56,15 @@ export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>>
 export class LiveRouter {
   private containers: LiveContainersState | null = null;
   private awaitingFull = false;
+  /** Container sparklines were left out of messages since the last full state. */
+  private sparklinesDropped = false;
 
   constructor(
     private readonly queryClient: QueryClient,
     /** Asks the server for the full state (a containers_update was missed). */
     private readonly requestFullState: () => void = () => undefined,
+    /** Whether a screen shows container sparklines now (`useContainerSparklinesShown`). */
+    private readonly containerSparklinesShown: () => boolean = () => true,
   ) {
     // The entry may be written here before any screen asked for it: it must be taken as
     // written then too (no deep comparison of every container), as its own options say.
@@ -85,9 +91,29 @@ export class LiveRouter {
     this.queryClient.setQueryData(hostsQueryOptions().queryKey, hosts);
   }
 
-  private applyContainers(update: ContainersUpdate): void {
+  /**
+   * A screen that shows container sparklines appeared: if they were left out meanwhile, the
+   * full state brings them back (within a round trip; until then the screen has none).
+   */
+  containerSparklinesWanted(): void {
+    if (!this.sparklinesDropped || this.awaitingFull) return;
+    this.requestFullState();
+    this.awaitingFull = true;
+  }
+
+  private applyContainers(received: ContainersUpdate): void {
+    // Every running container's three series move on every message, and most screens (the
+    // containers table among them) show none: unless one does, they are left out, and the
+    // full state asked for when one appears (bench/containers).
+    const shown = this.containerSparklinesShown();
+    const update = shown ? received : { ...received, container_sparklines: {} };
+    if (received.full) this.sparklinesDropped = !shown;
+    else if (!shown) this.sparklinesDropped = true;
     const before = this.containers;
-    let next = applyContainersUpdate(before, update);
+    let next = applyContainersUpdate(
+      before === null || shown ? before : { ...before, container_sparklines: NO_SERIES },
+      update,
+    );
     if (next === null) {
       // A gap: the rows stay as they were (never half-updated) until the full state arrives.
       this.containers = null;

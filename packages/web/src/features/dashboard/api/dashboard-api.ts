@@ -7,6 +7,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '@/lib/api-client';
+import { useContainerSparklinesShown } from '@/lib/live/live-provider';
 import {
   alertStatsQueryOptions,
   containerSparklinesQueryOptions,
@@ -48,6 +49,7 @@ export function useHostContainers(hostId: string): Container[] {
 }
 
 export function useContainerSparklines() {
+  useContainerSparklinesShown();
   return useQuery(containerSparklinesQueryOptions()).data;
 }
 
