@@ -19,6 +19,16 @@ if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 fi
 
+# The engines start while packages install, build and lint: a fresh machine spends minutes
+# installing Docker and starting three daemons, mostly waiting, which the steps below need not.
+step "Docker engines (started in the background)"
+engines_log="$results/engines.log"
+bash "$here/engines.sh" up >"$engines_log" 2>&1 &
+engines_pid=$!
+if [ "${BERTH_KEEP_RIG:-0}" != "1" ]; then
+  trap 'wait "$engines_pid" 2>/dev/null || true; bash "$here/engines.sh" down >/dev/null 2>&1 || true' EXIT
+fi
+
 step "Packages"
 bash "$here/install.sh"
 
@@ -40,10 +50,13 @@ if [ "$lint_status" -ne 0 ] || [ "$typecheck_status" -ne 0 ]; then
   exit 1
 fi
 
-step "Docker engines"
-bash "$here/engines.sh" up
-if [ "${BERTH_KEEP_RIG:-0}" != "1" ]; then
-  trap 'bash "$here/engines.sh" down >/dev/null 2>&1 || true' EXIT
+step "Docker engines (ready?)"
+engines_status=0
+wait "$engines_pid" || engines_status=$?
+cat "$engines_log"
+if [ "$engines_status" -ne 0 ]; then
+  echo "engines.sh up exited $engines_status" >&2
+  exit 1
 fi
 
 status=0
