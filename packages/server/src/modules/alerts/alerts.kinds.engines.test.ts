@@ -206,8 +206,10 @@ describe(
       });
 
       // The crash is timed from the moment the engine saw the process end (the exec that
-      // triggers it is slow on a loaded machine); the kill from before the CLI call.
-      dockerCli(engine, ['exec', crash, 'touch', '/tmp/die']);
+      // triggers it is slow on a loaded machine); the kill from before the CLI call. The exec
+      // is detached: attached, it could end in an error when the container it made exit
+      // stopped before the exec was torn down (seen once in CI on a loaded machine).
+      dockerCli(engine, ['exec', '-d', crash, 'touch', '/tmp/die']);
       await waitFor('alert for the crash', () => raisedFor(crash), 5000, 10);
       const ended = Date.parse(
         dockerCli(engine, ['inspect', '-f', '{{.State.FinishedAt}}', crash]),
