@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { apiFor } from '../fixtures/api.js';
 import { docker, TestContainers } from '../fixtures/docker.js';
 import { hostPayload, rigRegistry } from '../fixtures/rig.js';
+import { recordTexts } from '../fixtures/seen-texts.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
 // The container detail dialog's Updates tab (spec 2 §2.4) against the rig registry: checks
@@ -91,14 +92,18 @@ test('the Updates tab checks, changes settings and applies an update with live p
   await tab.getByRole('button', { name: 'Update Now' }).click();
   const force = page.getByTestId('force-dialog');
   await expect(force).toContainText('This container has a warn policy');
+  // Both the final stage and the toast are brief (the panel clears 3 s after completion), too
+  // brief for polling on a loaded machine: record what they show, then assert on the record.
+  const stages = await recordTexts(page, '[data-testid="update-progress-message"]');
+  const toasts = await recordTexts(page, '[data-sonner-toast]');
   await force.getByRole('button', { name: 'Update Anyway' }).click();
   await expect(tab.getByTestId('update-progress')).toBeVisible();
-  // Both the final stage and the toast are brief (the panel clears 3 s after completion):
-  // wait for the stage, which comes first, then look for the toast at once.
-  await expect(tab.getByTestId('update-progress-message')).toContainText('Update complete', {
-    timeout: 60_000,
-  });
-  await expect(page.getByText('Container updated successfully')).toBeVisible();
+  await expect.poll(stages, { timeout: 60_000 }).toContainEqual(
+    expect.stringContaining('Update complete'),
+  );
+  await expect
+    .poll(toasts)
+    .toContainEqual(expect.stringContaining('Container updated successfully'));
   await expect(tab.getByTestId('update-progress')).toHaveCount(0, { timeout: 6000 });
   await expect(tab.getByTestId('update-banner')).toContainText('Up to Date');
   await expect(tab.getByTestId('current-image')).toContainText(`${repo}:1.0.1`);
