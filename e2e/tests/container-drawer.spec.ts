@@ -1,4 +1,5 @@
 import type { Container, Host } from '@berth/contracts';
+import type { Page } from '@playwright/test';
 import { apiFor } from '../fixtures/api.js';
 import { TestContainers } from '../fixtures/docker.js';
 import { hostPayload } from '../fixtures/rig.js';
@@ -83,17 +84,42 @@ test('without the full-details mode, a name in the containers table opens the dr
   await api.patch('/v2/user/preferences', { simplified_workflow: false });
   await api.post('/hosts', hostPayload('plain', 'edge'));
   const name = containers.run('plain', 'preview');
+  const live = watchContainerSeries(page);
   await signIn(page);
   await page.goto('/containers');
+  live.series.length = 0; // the page signed in on had its own socket
+  // The containers page shows no sparklines: its socket says so and gets none.
+  await expect.poll(() => live.series.length, { timeout: 15_000 }).toBeGreaterThan(2);
+  expect(live.urls.at(-1)).toMatch(/\/ws\/\?sparklines=0$/);
+  expect(live.series.every((n) => n === 0)).toBe(true);
+  const sockets = live.urls.length;
   await page.getByRole('button', { name, exact: true }).click({ timeout: 15_000 });
   const drawer = page.getByRole('dialog', { name: 'Container Details' });
   await expect(drawer.getByTestId('drawer-container-name')).toHaveText(name);
-  // The containers page shows no sparklines, so the live channel left them out until the
-  // drawer asked for them: its charts draw from the full state that brings them back.
+  // The drawer shows them: the same socket asks, and its charts draw from the full state
+  // that brings them.
   await expect(
     drawer.getByTestId('container-drawer-performance').locator('polyline').first(),
   ).toBeVisible({ timeout: 15_000 });
+  expect(live.series.some((n) => n > 0)).toBe(true);
+  expect(live.urls).toHaveLength(sockets);
   await drawer.getByRole('button', { name: 'More actions' }).click();
   await page.getByRole('menuitem', { name: 'Open Full Details' }).click();
   await expect(page.getByRole('dialog', { name: `${name} (edge)` })).toBeVisible();
 });
+
+/** Every live socket's URL, and per containers_update how many hosts' container series it has. */
+function watchContainerSeries(page: Page) {
+  const urls: string[] = [];
+  const series: number[] = [];
+  page.on('websocket', (ws) => {
+    urls.push(ws.url());
+    ws.on('framereceived', ({ payload }) => {
+      const text = String(payload);
+      if (!text.startsWith('{"type":"containers_update"')) return;
+      const update = JSON.parse(text) as { data: { container_sparklines: object } };
+      series.push(Object.keys(update.data.container_sparklines).length);
+    });
+  });
+  return { urls, series };
+}

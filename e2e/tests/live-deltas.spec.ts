@@ -36,7 +36,7 @@ test.describe('live container deltas', () => {
     let resyncs = 0;
     let fullsAfterDrop = 0;
     let seenDeltas = 0;
-    await page.routeWebSocket(/\/ws\/?$/, (ws) => {
+    await page.routeWebSocket(/\/ws\/?(\?.*)?$/, (ws) => {
       const server = ws.connectToServer();
       ws.onMessage((message) => {
         if (String(message).includes('"containers_resync"')) resyncs++;

@@ -212,6 +212,14 @@ function byHost(sparklines: Record<string, Sparklines>): Map<string, Record<stri
 }
 
 /**
+ * The same update for a browser that shows no container sparklines: it holds none, so it
+ * gets none (its state's `container_sparklines` stays empty).
+ */
+export function withoutContainerSparklines(update: ContainersUpdate): ContainersUpdate {
+  return { ...update, container_sparklines: {} };
+}
+
+/**
  * The containers_update that takes a browser from `prev` to `next`; with `prev` null, the
  * full state. `next.seq` is the message's sequence number.
  */

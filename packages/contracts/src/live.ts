@@ -112,13 +112,24 @@ export type LiveMessageType = LiveMessage['type'];
 export type LiveMessageOf<T extends LiveMessageType> = Extract<LiveMessage, { type: T }>;
 
 /**
- * What a browser may send on the live channel: a ping, or a request for the full container
- * state after it missed a containers_update (a gap in `seq`).
+ * What a browser may send on the live channel: a ping, a request for the full container
+ * state after it missed a containers_update (a gap in `seq`), or whether it shows container
+ * sparklines now. Without them its containers_update messages leave them out; turning them on
+ * is answered with a full state that has them.
  */
 export const clientLiveMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   z.object({ type: z.literal('containers_resync') }),
+  z.object({ type: z.literal('container_sparklines'), shown: z.boolean() }),
 ]);
 export type ClientLiveMessage = z.infer<typeof clientLiveMessageSchema>;
+
+/**
+ * The query of the live channel's URL (/ws/?sparklines=0): whether the browser shows container
+ * sparklines from the start (they are sent unless it says 0).
+ */
+export const liveChannelQuerySchema = z.object({
+  sparklines: z.enum(['0', '1']).default('1'),
+});
 
 export * from './live-delta.js';

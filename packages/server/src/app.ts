@@ -130,7 +130,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       containers: services.monitor.listContainers(),
       blackout: { is_active: services.notifications.blackoutActive() },
     }),
-    containersFull: () => services.monitor.containersFull(),
+    containersFull: (containerSparklines) => services.monitor.containersFull(containerSparklines),
   });
 
   await services.notifications.start();

@@ -1,5 +1,6 @@
 import {
   clientLiveMessageSchema,
+  liveChannelQuerySchema,
   type ClientLiveMessage,
   type LiveMessageOf,
 } from '@berth/contracts';
@@ -27,8 +28,11 @@ export interface LiveChannelOptions {
   isSessionAlive: (sessionKey: string) => Promise<boolean>;
   /** The snapshot sent to a browser right after it connects. */
   initialState: () => Promise<LiveMessageOf<'initial_state'>['data']>;
-  /** The full containers_update: sent first on connect, and again when a browser asks. */
-  containersFull: () => LiveMessageOf<'containers_update'>;
+  /**
+   * The full containers_update (with container sparklines or without): sent first on connect,
+   * and again when a browser asks or starts showing sparklines.
+   */
+  containersFull: (containerSparklines: boolean) => LiveMessageOf<'containers_update'>;
 }
 
 /** The WebSocket at /ws/ (and /ws): session required, ping → pong, initial_state on connect. */
@@ -57,13 +61,21 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
       socket.close(POLICY_VIOLATION, verdict.refused);
       return;
     }
-    hub.add(socket, verdict.sessionKey);
+    const query = liveChannelQuerySchema.safeParse(request.query);
+    const client = hub.add(socket, verdict.sessionKey, query.data?.sparklines !== '0');
     // At once, before any await: no delta can reach this socket before its full state.
-    hub.sendTo(socket, opts.containersFull());
+    hub.sendTo(socket, opts.containersFull(client.containerSparklines));
     socket.on('message', (raw: RawData) => {
       const message = clientMessage(raw);
       if (message?.type === 'ping') hub.sendTo(socket, { type: 'pong' });
-      else if (message?.type === 'containers_resync') hub.sendTo(socket, opts.containersFull());
+      else if (message?.type === 'containers_resync')
+        hub.sendTo(socket, opts.containersFull(client.containerSparklines));
+      else if (message?.type === 'container_sparklines') {
+        const wasShown = client.containerSparklines;
+        client.containerSparklines = message.shown;
+        // The browser has none to apply the next tails to: it gets them whole.
+        if (message.shown && !wasShown) hub.sendTo(socket, opts.containersFull(true));
+      }
     });
     hub.sendTo(socket, { type: 'initial_state', data: await opts.initialState() });
   };

@@ -2,11 +2,13 @@ import type { LiveMessage } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 
-/** A browser connection: its socket and the session it was opened with. */
-interface LiveClient {
+/** A browser connection: its socket, the session it was opened with, and what it shows. */
+export interface LiveClient {
   socket: WebSocket;
   sessionKey: string;
   alive: boolean;
+  /** Whether it shows container sparklines now (they are left out of its messages if not). */
+  containerSparklines: boolean;
 }
 
 /** A slow browser that falls this far behind is dropped rather than buffered without end. */
@@ -33,13 +35,29 @@ export class LiveHub {
     for (const client of this.clients) this.sendRaw(client, payload);
   }
 
+  /**
+   * Publishes a message in two forms: `rich` to the browsers that show container sparklines,
+   * `lean()` (the same without them) to the rest. Each form is built and serialised only if a
+   * browser gets it.
+   */
+  publishBySparklines(rich: LiveMessage, lean: () => LiveMessage): void {
+    let richText: string | undefined;
+    let leanText: string | undefined;
+    for (const client of this.clients) {
+      const payload = client.containerSparklines
+        ? (richText ??= JSON.stringify(rich))
+        : (leanText ??= JSON.stringify(lean()));
+      this.sendRaw(client, payload);
+    }
+  }
+
   /** Sends to one socket only (initial_state, pong). */
   sendTo(socket: WebSocket, message: LiveMessage): void {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   }
 
-  add(socket: WebSocket, sessionKey: string): LiveClient {
-    const client: LiveClient = { socket, sessionKey, alive: true };
+  add(socket: WebSocket, sessionKey: string, containerSparklines = true): LiveClient {
+    const client: LiveClient = { socket, sessionKey, alive: true, containerSparklines };
     this.clients.add(client);
     socket.on('pong', () => (client.alive = true));
     socket.on('close', () => {

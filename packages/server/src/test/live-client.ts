@@ -13,10 +13,11 @@ import WebSocket from 'ws';
  * gap); each recorded containers_update carries, in `data.containers`, every container as
  * the state after it stands (not only those the delta added), so tests can read it whole.
  */
-export async function openLiveClient(app: FastifyInstance, cookie: string) {
+export async function openLiveClient(app: FastifyInstance, cookie: string, query = '') {
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('app is not listening');
-  const socket = new WebSocket(`ws://127.0.0.1:${address.port}/ws/`, { headers: { cookie } });
+  const url = `ws://127.0.0.1:${address.port}/ws/${query}`;
+  const socket = new WebSocket(url, { headers: { cookie } });
   const messages: { at: number; message: LiveMessage; bytes: number }[] = [];
   let state: LiveContainersState | null = null;
   socket.on('message', (raw: Buffer) => {

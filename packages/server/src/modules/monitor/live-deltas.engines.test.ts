@@ -72,6 +72,67 @@ describe('containers_update deltas', () => {
     }
   });
 
+  it('container sparklines only for a browser that shows them, whole when it starts to', async () => {
+    // Something running, so that there are container series to send.
+    const running = `${name}-spark`;
+    const image = readRig().images.busybox;
+    dockerCli(engine, [
+      'run',
+      '-d',
+      '--label',
+      'berth-test=1',
+      '--name',
+      running,
+      image,
+      'sleep',
+      '300',
+    ]);
+    const live = await openLiveClient(t.app, cookie, '?sparklines=0');
+    const rich = await openLiveClient(t.app, cookie);
+    try {
+      const series = (u: ReturnType<typeof updates>[number]) =>
+        Object.values(u.container_sparklines).flatMap((d) => [
+          ...Object.keys(d.set),
+          ...d.tails.map((tail) => tail[0]),
+        ]);
+      await waitFor('series for a browser that shows them', () =>
+        updates(rich).some((u) => !u.full && series(u).length > 0),
+      );
+      await waitFor('deltas without series', () => updates(live).some((u) => !u.full));
+      expect(updates(live).flatMap(series)).toEqual([]);
+      // Host sparklines are not container sparklines: everyone gets those.
+      expect(updates(live).some((u) => Object.keys(u.host_sparklines.set).length > 0)).toBe(true);
+
+      const before = updates(live).length;
+      live.send({ type: 'container_sparklines', shown: true });
+      const full = await waitFor('a full state with series', () =>
+        updates(live)
+          .slice(before)
+          .find((u) => u.full),
+      );
+      expect(series(full).length).toBeGreaterThan(0);
+      expect(Object.values(full.container_sparklines).every((d) => d.tails.length === 0)).toBe(
+        true,
+      );
+      const after = updates(live).length;
+      await waitFor('tails after it', () =>
+        updates(live)
+          .slice(after)
+          .some((u) => !u.full && series(u).length > 0),
+      );
+
+      live.send({ type: 'container_sparklines', shown: false });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const off = updates(live).length;
+      await waitFor('two more deltas', () => updates(live).length >= off + 2);
+      expect(updates(live).slice(off).flatMap(series)).toEqual([]);
+    } finally {
+      live.close();
+      rich.close();
+      dockerCli(engine, ['rm', '-f', running]);
+    }
+  });
+
   it('a browser that lost its state asks, and gets the full state, then deltas again', async () => {
     const live = await openLiveClient(t.app, cookie);
     try {

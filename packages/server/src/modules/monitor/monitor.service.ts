@@ -1,6 +1,7 @@
 import {
   containerKey,
   encodeContainersUpdate,
+  withoutContainerSparklines,
   type Container,
   type LiveContainersState,
   type LiveMessageOf,
@@ -273,17 +274,28 @@ export class MonitorService implements HostRuntimeSource, Fleet {
    * state the last message took everyone else to, so the next delta (the next tick at most a
    * polling interval away, at once for the first browser) applies to it too.
    */
-  containersFull(): LiveMessageOf<'containers_update'> {
+  containersFull(containerSparklines: boolean): LiveMessageOf<'containers_update'> {
     this.lastLive ??= this.liveState(1);
-    return { type: 'containers_update', data: encodeContainersUpdate(null, this.lastLive) };
+    const full = encodeContainersUpdate(null, this.lastLive);
+    return {
+      type: 'containers_update',
+      data: containerSparklines ? full : withoutContainerSparklines(full),
+    };
   }
 
-  /** A containers_update with what changed since the previous one (docs/decisions/010). */
+  /**
+   * A containers_update with what changed since the previous one (docs/decisions/010), with
+   * container sparklines only for the browsers that show them: on a page without, they were
+   * about a quarter of a message's bytes and of the browser's time on it.
+   */
   private publishContainers(): void {
     const next = this.liveState((this.lastLive?.seq ?? 0) + 1);
     const data = encodeContainersUpdate(this.lastLive, next);
     this.lastLive = next;
-    this.deps.hub.publish({ type: 'containers_update', data });
+    this.deps.hub.publishBySparklines({ type: 'containers_update', data }, () => ({
+      type: 'containers_update',
+      data: withoutContainerSparklines(data),
+    }));
   }
 
   /**

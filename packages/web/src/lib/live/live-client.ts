@@ -33,9 +33,16 @@ export interface LiveClientOptions {
   log?: Pick<Console, 'warn' | 'error'>;
 }
 
-/** The URL of the live channel on this page's host: wss when the page is https. */
-export function liveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/`;
+/**
+ * The URL of the live channel on this page's host: wss when the page is https, and whether
+ * container sparklines are wanted from the start.
+ */
+export function liveUrl(
+  location: Pick<Location, 'protocol' | 'host'> = window.location,
+  containerSparklines = true,
+): string {
+  const query = containerSparklines ? '' : '?sparklines=0';
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/${query}`;
 }
 
 /**

@@ -14,6 +14,9 @@ import { LiveRouter } from './live-routing';
 
 type Handler = (message: LiveMessage) => void;
 
+/** How long container sparklines stay on after the last screen showing them went away. */
+const SPARKLINES_OFF_DELAY_MS = 5000;
+
 /**
  * The socket's status and its message subscribers, in one object that never changes: a
  * context whose value changed with the status made React walk the whole tree below it (fifty
@@ -24,28 +27,46 @@ class LiveHub {
   private readonly handlers = new Set<Handler>();
   private readonly statusListeners = new Set<() => void>();
   private sparklineScreens = 0;
-  private onContainerSparklinesWanted: (() => void) | null = null;
+  /** Whether the live channel carries container sparklines: see `showContainerSparklines`. */
+  private sparklinesWanted = false;
+  private sparklinesOffTimer: ReturnType<typeof setTimeout> | undefined;
+  private onSparklinesWantedChange: ((wanted: boolean) => void) | null = null;
 
-  /** The provider's router hears when a first screen shows container sparklines. */
-  whenContainerSparklinesWanted(listener: () => void): () => void {
-    this.onContainerSparklinesWanted = listener;
+  /** The provider's router hears when container sparklines become wanted or unwanted. */
+  whenContainerSparklinesWantedChanges(listener: (wanted: boolean) => void): () => void {
+    this.onSparklinesWantedChange = listener;
     return () => {
-      this.onContainerSparklinesWanted = null;
+      this.onSparklinesWantedChange = null;
     };
   }
 
   get containerSparklinesShown(): boolean {
-    return this.sparklineScreens > 0;
+    return this.sparklinesWanted;
   }
 
-  /** Counts a screen that shows container sparklines until the returned function is called. */
+  /**
+   * Counts a screen that shows container sparklines until the returned function is called.
+   * The first one turns them on at once; they are turned off only when none has shown them
+   * for a while, so that going from one such screen to another costs no full state.
+   */
   showContainerSparklines = (): (() => void) => {
     this.sparklineScreens++;
-    if (this.sparklineScreens === 1) this.onContainerSparklinesWanted?.();
+    clearTimeout(this.sparklinesOffTimer);
+    this.setSparklinesWanted(true);
     return () => {
       this.sparklineScreens--;
+      if (this.sparklineScreens > 0) return;
+      this.sparklinesOffTimer = setTimeout(() => {
+        this.setSparklinesWanted(false);
+      }, SPARKLINES_OFF_DELAY_MS);
     };
   };
+
+  private setSparklinesWanted(wanted: boolean): void {
+    if (this.sparklinesWanted === wanted) return;
+    this.sparklinesWanted = wanted;
+    this.onSparklinesWantedChange?.(wanted);
+  }
 
   setStatus(status: LiveStatus): void {
     this.status = status;
@@ -78,15 +99,28 @@ export function LiveProvider({ enabled, children }: { enabled: boolean; children
     if (!enabled) return undefined;
     const router = new LiveRouter(
       queryClient,
-      () => client.send({ type: 'containers_resync' }),
+      (message) => client.send(message),
       () => hub.containerSparklinesShown,
     );
-    const stopListening = hub.whenContainerSparklinesWanted(() =>
-      router.containerSparklinesWanted(),
-    );
+    let connectedWithSparklines = hub.containerSparklinesShown;
+    const sparklinesWanted = (wanted: boolean) => {
+      if (wanted) router.containerSparklinesWanted();
+      else router.containerSparklinesUnwanted();
+    };
+    const stopListening = hub.whenContainerSparklinesWantedChanges(sparklinesWanted);
     const client = new LiveClient({
-      url: () => liveUrl(),
-      onStatus: (status) => hub.setStatus(status),
+      // Each connection says from the start whether it wants container sparklines.
+      url: () => {
+        connectedWithSparklines = hub.containerSparklinesShown;
+        return liveUrl(window.location, connectedWithSparklines);
+      },
+      onStatus: (status) => {
+        // A change while the socket was still connecting could not be sent: say it now (the
+        // server ignores a repeat, and answers a turn-on with the full state).
+        if (status === 'connected' && hub.containerSparklinesShown !== connectedWithSparklines)
+          sparklinesWanted(hub.containerSparklinesShown);
+        hub.setStatus(status);
+      },
       onMessage: (message) => {
         router.route(message);
         hub.deliver(message);
@@ -103,8 +137,8 @@ export function LiveProvider({ enabled, children }: { enabled: boolean; children
 }
 
 /**
- * For a screen that shows container sparklines: they are kept up to date only while one
- * does (the live router leaves them out otherwise, and asks for them when one appears).
+ * For a screen that shows container sparklines: the server sends them only while one does
+ * (the live router tells it, and gets a full state with them when one appears).
  */
 export function useContainerSparklinesShown(): void {
   const { showContainerSparklines } = useContext(LiveContext);

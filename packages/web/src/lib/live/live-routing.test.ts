@@ -1,4 +1,10 @@
-import type { Container, ContainersUpdate, Host, LiveMessage } from '@berth/contracts';
+import type {
+  ClientLiveMessage,
+  Container,
+  ContainersUpdate,
+  Host,
+  LiveMessage,
+} from '@berth/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -91,7 +97,10 @@ describe('containers_update', () => {
   it('applies deltas in sequence, and after a gap keeps the rows and asks for the full state', () => {
     const qc = new QueryClient();
     let asked = 0;
-    const router = new LiveRouter(qc, () => asked++);
+    const router = new LiveRouter(qc, (message) => {
+      expect(message).toEqual({ type: 'containers_resync' });
+      asked++;
+    });
     const c1 = container('a', 'c1', 'running');
     const c2 = container('a', 'c2', 'running');
     router.route(update({ seq: 7, full: true, containers: [c1, c2] }));
@@ -111,11 +120,11 @@ describe('containers_update', () => {
 
   it('leaves container sparklines out while no screen shows them, and asks for them when one does', () => {
     const qc = new QueryClient();
-    let asked = 0;
+    const sent: ClientLiveMessage[] = [];
     let shown = false;
     const router = new LiveRouter(
       qc,
-      () => asked++,
+      (message) => sent.push(message),
       () => shown,
     );
     const c1 = container('a', 'c1', 'running');
@@ -130,15 +139,17 @@ describe('containers_update', () => {
       }),
     );
     expect(sparks()).toEqual({});
+    // The server may send some before it heard that none are shown: they are left out too.
     const tail = { a: { ...noSeries, tails: [['c1', 2, [7], [8], [9]]] as never } };
     router.route(update({ seq: 2, container_sparklines: tail }));
     expect(sparks()).toEqual({});
     expect(entry(qc)?.containers).toEqual([c1]);
-    // A screen shows them: the full state is asked for once, and brings them.
+    // A screen shows them: the server is told, and answers with the full state, which brings
+    // them; a gap meanwhile asks for nothing more, since that full state is coming.
     shown = true;
     router.containerSparklinesWanted();
-    router.containerSparklinesWanted();
-    expect(asked).toBe(1);
+    router.route(update({ seq: 9 }));
+    expect(sent).toEqual([{ type: 'container_sparklines', shown: true }]);
     router.route(
       update({
         seq: 2,
@@ -156,9 +167,20 @@ describe('containers_update', () => {
       }),
     );
     expect(sparks()).toEqual({ 'a:c1': { cpu: [7, 10], mem: [8, 11], net: [9, 12] } });
-    // Shown all along since that full state: nothing to ask for.
-    router.containerSparklinesWanted();
-    expect(asked).toBe(1);
+    // None shown any more: the server is told, and what it still sends is left out.
+    shown = false;
+    router.containerSparklinesUnwanted();
+    expect(sent.at(-1)).toEqual({ type: 'container_sparklines', shown: false });
+    router.route(
+      update({
+        seq: 4,
+        container_sparklines: { a: { ...noSeries, tails: [['c1', 2, [13], [14], [15]]] as never } },
+      }),
+    );
+    expect(sparks()).toEqual({});
+    // A gap now asks for the full state.
+    router.route(update({ seq: 6 }));
+    expect(sent.at(-1)).toEqual({ type: 'containers_resync' });
   });
 
   it('leaves other messages to the refresh table', () => {

@@ -1,5 +1,7 @@
 import {
   applyContainersUpdate,
+  withoutContainerSparklines,
+  type ClientLiveMessage,
   type ContainersUpdate,
   type Host,
   type HostStats,
@@ -61,8 +63,8 @@ export class LiveRouter {
 
   constructor(
     private readonly queryClient: QueryClient,
-    /** Asks the server for the full state (a containers_update was missed). */
-    private readonly requestFullState: () => void = () => undefined,
+    /** Sends to the server: asks for the full state, says whether sparklines are shown. */
+    private readonly send: (message: ClientLiveMessage) => void = () => undefined,
     /** Whether a screen shows container sparklines now (`useContainerSparklinesShown`). */
     private readonly containerSparklinesShown: () => boolean = () => true,
   ) {
@@ -92,21 +94,30 @@ export class LiveRouter {
   }
 
   /**
-   * A screen that shows container sparklines appeared: if they were left out meanwhile, the
-   * full state brings them back (within a round trip; until then the screen has none).
+   * A screen that shows container sparklines appeared: the server sends them again, starting
+   * with a full state (within a round trip; until then the screen has none).
    */
   containerSparklinesWanted(): void {
-    if (!this.sparklinesDropped || this.awaitingFull) return;
-    this.requestFullState();
+    this.send({ type: 'container_sparklines', shown: true });
+    if (this.sparklinesDropped) this.awaitingFull = true;
+  }
+
+  /** No screen shows container sparklines any more: the server stops sending them. */
+  containerSparklinesUnwanted(): void {
+    this.send({ type: 'container_sparklines', shown: false });
+  }
+
+  private requestFullState(): void {
+    if (!this.awaitingFull) this.send({ type: 'containers_resync' });
     this.awaitingFull = true;
   }
 
   private applyContainers(received: ContainersUpdate): void {
     // Every running container's three series move on every message, and most screens (the
-    // containers table among them) show none: unless one does, they are left out, and the
-    // full state asked for when one appears (bench/containers).
+    // containers table among them) show none: unless one does, the server leaves them out, and
+    // so does the router with what comes before the server heard (bench/containers).
     const shown = this.containerSparklinesShown();
-    const update = shown ? received : { ...received, container_sparklines: {} };
+    const update = shown ? received : withoutContainerSparklines(received);
     if (received.full) this.sparklinesDropped = !shown;
     else if (!shown) this.sparklinesDropped = true;
     const before = this.containers;
@@ -117,8 +128,7 @@ export class LiveRouter {
     if (next === null) {
       // A gap: the rows stay as they were (never half-updated) until the full state arrives.
       this.containers = null;
-      if (!this.awaitingFull) this.requestFullState();
-      this.awaitingFull = true;
+      this.requestFullState();
       return;
     }
     const key = liveContainersQueryOptions().queryKey;

@@ -7,10 +7,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api } from '@/lib/api-client';
-import { useContainerSparklinesShown } from '@/lib/live/live-provider';
 import {
   alertStatsQueryOptions,
-  containerSparklinesQueryOptions,
   containersQueryOptions,
   dashboardHostsQueryOptions,
   liveContainersQueryOptions,
@@ -46,11 +44,6 @@ export function useHostContainers(hostId: string): Container[] {
       select: (data) => data.containers.filter((c) => c.host_id === hostId),
     }).data ?? []
   );
-}
-
-export function useContainerSparklines() {
-  useContainerSparklinesShown();
-  return useQuery(containerSparklinesQueryOptions()).data;
 }
 
 /** The view mode through its own call (spec 1 §7), reflected in the preferences at once. */
