@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { alertSchema } from './alerts.js';
 import { batchItemSchema, batchJobSummarySchema } from './batch.js';
-import { containerSchema } from './containers.js';
 import { eventSchema } from './events.js';
 import { healthCheckChangeSchema } from './health-checks.js';
 import { hostSchema, hostStatusSchema } from './hosts.js';
@@ -17,11 +16,16 @@ const message = <T extends string, D extends z.ZodType>(type: T, data: D) =>
 export const liveMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   z.object({ type: z.literal('pong') }),
+  /**
+   * Refreshes hosts and containers on connect. The containers are not repeated here: the full
+   * containers_update sent just before it on the same socket carries them (with 1,000
+   * containers, a second copy was ~680 KB for the browser to parse and check on its first
+   * render).
+   */
   message(
     'initial_state',
     z.object({
       hosts: z.array(hostSchema),
-      containers: z.array(containerSchema),
       blackout: z.object({ is_active: z.boolean() }),
     }),
   ),

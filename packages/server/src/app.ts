@@ -127,7 +127,6 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     isSessionAlive: (tokenHash) => services.auth.isSessionAlive(tokenHash),
     initialState: async () => ({
       hosts: await services.hosts.list(),
-      containers: services.monitor.listContainers(),
       blackout: { is_active: services.notifications.blackoutActive() },
     }),
     containersFull: (containerSparklines) => services.monitor.containersFull(containerSparklines),

@@ -66,6 +66,8 @@ describe('live channel', () => {
         type: 'initial_state',
         data: { blackout: { is_active: false } },
       });
+      // The containers came in the full containers_update just before: not twice.
+      expect(initial).not.toHaveProperty(['data', 'containers']);
       client.socket.send('not json');
       client.socket.send(JSON.stringify({ type: 'ping' }));
       expect(await client.next('pong')).toEqual({ type: 'pong' });

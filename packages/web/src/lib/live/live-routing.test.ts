@@ -201,7 +201,7 @@ describe('initial_state', () => {
     router.route(update({ seq: 1, full: true, containers: [container('a', 'c1', 'running')] }));
     router.route({
       type: 'initial_state',
-      data: { hosts, containers: [], blackout: { is_active: false } },
+      data: { hosts, blackout: { is_active: false } },
     });
     expect(invalidate).not.toHaveBeenCalled();
     expect(qc.getQueryData(hostsQueryOptions().queryKey)).toEqual(hosts);

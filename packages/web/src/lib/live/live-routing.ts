@@ -84,10 +84,10 @@ export class LiveRouter {
   }
 
   /**
-   * initial_state refreshes hosts and containers by what it carries, not by asking for both
-   * again: the server sends it right after the full containers_update of the same socket,
-   * which has already written the containers (with 1,000 containers a refetch of both took
-   * half a second of a busy server and the browser's main thread during the first render).
+   * initial_state refreshes hosts by what it carries, and containers by the full
+   * containers_update the server sent just before it on the same socket, not by asking for
+   * both again (with 1,000 containers a refetch of both took half a second of a busy server
+   * and the browser's main thread during the first render).
    */
   private applyInitialState(hosts: Host[]): void {
     this.queryClient.setQueryData(hostsQueryOptions().queryKey, hosts);
