@@ -98,9 +98,9 @@ test('the Updates tab checks, changes settings and applies an update with live p
   const toasts = await recordTexts(page, '[data-sonner-toast]');
   await force.getByRole('button', { name: 'Update Anyway' }).click();
   await expect(tab.getByTestId('update-progress')).toBeVisible();
-  await expect.poll(stages, { timeout: 60_000 }).toContainEqual(
-    expect.stringContaining('Update complete'),
-  );
+  await expect
+    .poll(stages, { timeout: 60_000 })
+    .toContainEqual(expect.stringContaining('Update complete'));
   await expect
     .poll(toasts)
     .toContainEqual(expect.stringContaining('Container updated successfully'));
