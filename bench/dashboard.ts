@@ -2,17 +2,24 @@
 // server and live channel (fake engines stand in for Docker; see fake-engine.ts). Prints
 // time to first render, frames per second while containers_update arrives every 2 s, and
 // the JavaScript the first screen transfers. Needs a build (`npm run build`).
-// Usage: node bench/dashboard.ts [hosts=50] [containersPerHost=20] [fpsSeconds=10]
+// With LOADS > 1 the page is loaded that many times (a fresh browser each time) and the
+// medians are printed; with builds named (copies of packages/web/dist), each load takes them
+// in turn, served beside the same server (web-build-proxy.ts), so one run compares them.
+// Usage: node bench/dashboard.ts [hosts=50] [containersPerHost=20] [fpsSeconds=10] [loads=1] [dist ...]
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openSignedInPage, startBerth } from './berth-process.ts';
 import { startFakeEngine } from './fake-engine.ts';
 import { summarizeTrace } from './trace-summary.ts';
+import { f1 } from './figures.ts';
+import { serveWebBuild } from './web-build-proxy.ts';
 
 const HOSTS = Number(process.argv[2] ?? 50);
 const PER_HOST = Number(process.argv[3] ?? 20);
 const FPS_SECONDS = Number(process.argv[4] ?? 10);
+const LOADS = Number(process.argv[5] ?? 1);
+const BUILDS = process.argv.slice(6);
 const PORT = 18_710;
 const ENGINE_PORT = 19_000;
 const DIST = process.env.BERTH_WEB_DIR ?? resolve(import.meta.dirname, '../packages/web/dist');
@@ -42,79 +49,115 @@ for (let i = 0; i < 300; i++) {
 
 if (process.env.BENCH_VIEW)
   await berth.api('/v2/user/view-mode', { view_mode: process.env.BENCH_VIEW });
-const { browser, context, page } = await openSignedInPage(berth);
-const cdp = await context.newCDPSession(page);
-await cdp.send('Network.enable');
-let scriptBytes = 0;
-const scripts = new Map<string, string>();
-cdp.on('Network.responseReceived', (e) => {
-  if (e.type === 'Script') scripts.set(e.requestId, e.response.url);
-});
-cdp.on('Network.loadingFinished', (e) => {
-  if (scripts.has(e.requestId)) scriptBytes += e.encodedDataLength;
-});
+/** The first render's figures of one load, and the page (still open) for what follows. */
+async function loadDashboard(base: string, dist: string, trace: string | null) {
+  const { browser, context, page } = await openSignedInPage(berth);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  let scriptBytes = 0;
+  const scripts = new Map<string, string>();
+  cdp.on('Network.responseReceived', (e) => {
+    if (e.type === 'Script') scripts.set(e.requestId, e.response.url);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    if (scripts.has(e.requestId)) scriptBytes += e.encodedDataLength;
+  });
 
-// The renderer's main-thread time until the first render: steadier than the wall clock on a
-// shared two-core machine, and what the page's own code decides.
-await cdp.send('Performance.enable');
-const taskSeconds = async () =>
-  (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')
-    ?.value ?? 0;
-const tasksBefore = await taskSeconds();
-// BENCH_TRACE=1: a Chromium trace of the load, summed by kind of work (slows the load a little).
-const TRACE = process.env.BENCH_TRACE === '1' ? join(tmpdir(), 'berth-dashboard-trace.json') : null;
-if (TRACE !== null)
-  await browser.startTracing(page, {
-    path: TRACE,
-    categories: [
-      'devtools.timeline',
-      'disabled-by-default-devtools.timeline',
-      'v8',
-      'blink',
-      'loading',
-      'toplevel',
-    ],
+  // The renderer's main-thread time until the first render: steadier than the wall clock on a
+  // shared two-core machine, and what the page's own code decides.
+  await cdp.send('Performance.enable');
+  const taskSeconds = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')
+      ?.value ?? 0;
+  const tasksBefore = await taskSeconds();
+  if (trace !== null)
+    await browser.startTracing(page, {
+      path: trace,
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8',
+        'blink',
+        'loading',
+        'toplevel',
+      ],
+    });
+  // The page stamps two frames itself (an init script checking once a frame): the first in
+  // which every card on screen is drawn with its containers (the first screen), and the first
+  // in which all the cards are. Playwright's waitForFunction would inject its own large script
+  // into the page while it loads, and that took ~95 ms of the same main thread. Browser-side
+  // code is passed as text: bench/ is type-checked for Node, not the DOM.
+  await context.addInitScript({
+    content: `(() => {
+      const onScreen = (el) => {
+        const box = el.getBoundingClientRect();
+        return box.bottom > 0 && box.top < innerHeight;
+      };
+      const tick = () => {
+        const cards = [...document.querySelectorAll('[data-testid^="host-card-"]')];
+        const frames = document.querySelectorAll('[data-testid="host-frame"]');
+        if (window.__berthFirstScreen === undefined && cards.length > 0 &&
+            ![...frames].some(onScreen) &&
+            cards.filter(onScreen).every((c) => c.querySelector('[data-testid^="card-container-"]')))
+          window.__berthFirstScreen = performance.now();
+        if (cards.length >= ${Math.min(HOSTS, 50)}) window.__berthAllCards = performance.now();
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    })();`,
   });
-// The page stamps the frame in which every card is there itself (an init script checking once
-// a frame): Playwright's waitForFunction would inject its own large script into the page
-// while it loads, and that took ~95 ms of the same main thread. Browser-side code is passed as
-// text: bench/ is type-checked for Node, not the DOM.
-await context.addInitScript({
-  content: `(() => {
-    const tick = () => {
-      if (document.querySelectorAll('[data-testid^="host-card-"]').length >= ${Math.min(HOSTS, 50)})
-        window.__berthFirstRender = performance.now();
-      else requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  })();`,
-});
-await page.goto(berth.base + '/', { waitUntil: 'commit' });
-let firstRenderMs = 0;
-for (const deadline = Date.now() + 30_000; firstRenderMs === 0; await sleep(50)) {
-  if (Date.now() > deadline) throw new Error('the host cards were not drawn within 30 s');
-  const { result } = await cdp.send('Runtime.evaluate', {
-    expression: 'window.__berthFirstRender ?? 0',
-    returnByValue: true,
-  });
-  firstRenderMs = Number(result.value);
+  await page.goto(base + '/', { waitUntil: 'commit' });
+  let firstRenderMs = 0;
+  let allCardsMs = 0;
+  for (const deadline = Date.now() + 30_000; allCardsMs === 0; await sleep(50)) {
+    if (Date.now() > deadline) throw new Error('the host cards were not drawn within 30 s');
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression: '[window.__berthFirstScreen ?? 0, window.__berthAllCards ?? 0]',
+      returnByValue: true,
+    });
+    [firstRenderMs, allCardsMs] = (result.value as number[]).map(Number) as [number, number];
+  }
+  const firstRenderTaskMs = ((await taskSeconds()) - tasksBefore) * 1000;
+  if (trace !== null) await browser.stopTracing();
+  const timeline = await page.evaluate<string>(`performance.getEntriesByType('resource')
+    .filter((e) => e.name.includes('/api/') || e.name.endsWith('.js'))
+    .map((e) => new URL(e.name).pathname.replace(/-[A-Za-z0-9_]{8}\\.js$/, '.js') + ' ' + Math.round(e.responseEnd))
+    .join(', ')`);
+  const gzipBytes = [...scripts.values()].reduce(
+    (sum, url) => sum + statSync(join(dist, `${new URL(url).pathname}.gz`)).size,
+    0,
+  );
+  return {
+    browser,
+    page,
+    firstRenderMs,
+    allCardsMs,
+    firstRenderTaskMs,
+    timeline,
+    scriptFiles: scripts.size,
+    scriptBytes,
+    gzipBytes,
+  };
 }
-const firstRenderTaskMs = ((await taskSeconds()) - tasksBefore) * 1000;
-const firstScreenScripts = scripts.size;
-if (TRACE !== null) await browser.stopTracing();
-const timeline = await page.evaluate<string>(`performance.getEntriesByType('resource')
-  .filter((e) => e.name.includes('/api/') || e.name.endsWith('.js'))
-  .map((e) => new URL(e.name).pathname.replace(/-[A-Za-z0-9_]{8}\\.js$/, '.js') + ' ' + Math.round(e.responseEnd))
-  .join(', ')`);
-const firstScreenJs = scriptBytes;
-const gzipBytes = [...scripts.values()].reduce(
-  (sum, url) => sum + statSync(join(DIST, `${new URL(url).pathname}.gz`)).size,
-  0,
-);
 
+const builds = BUILDS.length === 0 ? [null] : BUILDS;
+const proxies = await Promise.all(
+  BUILDS.map(async (dist) => ({ dist, ...(await serveWebBuild(dist, PORT)) })),
+);
+const where = (build: string | null) =>
+  build === null
+    ? { base: berth.base, dist: DIST }
+    : (proxies.find((p) => p.dist === build) ?? { base: berth.base, dist: DIST });
+// BENCH_TRACE=1: a Chromium trace of the first load, summed by kind of work (slows it a little).
+const TRACE = process.env.BENCH_TRACE === '1' ? join(tmpdir(), 'berth-dashboard-trace.json') : null;
+const first = await loadDashboard(
+  where(builds[0] ?? null).base,
+  where(builds[0] ?? null).dist,
+  TRACE,
+);
 // Frames while live updates stream: count requestAnimationFrame callbacks, and long tasks.
 await sleep(3000);
-const frames = await page.evaluate<{ count: number; longTasks: number }>(`(async () => {
+const frames = await first.page.evaluate<{ count: number; longTasks: number }>(`(async () => {
   let count = 0;
   let longTasks = 0;
   const observer = new PerformanceObserver((list) => (longTasks += list.getEntries().length));
@@ -125,14 +168,30 @@ const frames = await page.evaluate<{ count: number; longTasks: number }>(`(async
   observer.disconnect();
   return { count, longTasks };
 })()`);
+await first.browser.close();
+
+// Further loads, the builds in turn; the first load counts among its build's.
+const runs = new Map(builds.map((b) => [b, [] as { wall: number; all: number; tasks: number }[]]));
+runs
+  .get(builds[0] ?? null)
+  ?.push({ wall: first.firstRenderMs, all: first.allCardsMs, tasks: first.firstRenderTaskMs });
+for (let load = 1; load < LOADS * builds.length; load++) {
+  const build = builds[load % builds.length] ?? null;
+  const next = await loadDashboard(where(build).base, where(build).dist, null);
+  await next.browser.close();
+  runs
+    .get(build)
+    ?.push({ wall: next.firstRenderMs, all: next.allCardsMs, tasks: next.firstRenderTaskMs });
+  await sleep(1000);
+}
 
 const { body: sample } = await berth.api('/containers');
 console.log(`bench/dashboard: ${HOSTS} hosts × ${PER_HOST} containers (synthetic engines)`);
 console.log(`  containers listed by the server: ${Array.isArray(sample) ? sample.length : 0}`);
 console.log(
-  `  first render (navigation to all host cards drawn): ${firstRenderMs.toFixed(0)} ms, of which main-thread tasks ${firstRenderTaskMs.toFixed(0)} ms`,
+  `  first render (navigation to the cards on screen drawn with their containers): ${first.firstRenderMs.toFixed(0)} ms; all ${Math.min(HOSTS, 50)} host cards drawn: ${first.allCardsMs.toFixed(0)} ms, main-thread tasks until then ${first.firstRenderTaskMs.toFixed(0)} ms`,
 );
-console.log(`  responses (ms after navigation): ${timeline}`);
+console.log(`  responses (ms after navigation): ${first.timeline}`);
 if (TRACE !== null) {
   const kinds = [...summarizeTrace(TRACE)].sort((a, b) => b[1] - a[1]);
   console.log(
@@ -143,10 +202,16 @@ console.log(
   `  frames per second over ${FPS_SECONDS} s of live updates: ${(frames.count / FPS_SECONDS).toFixed(1)} (long tasks: ${frames.longTasks})`,
 );
 console.log(
-  `  JavaScript transferred for the first screen: ${(firstScreenJs / 1024).toFixed(1)} KB in ${firstScreenScripts} files (brotli, as served); ${(gzipBytes / 1024).toFixed(1)} KB gzip`,
+  `  JavaScript transferred for the first screen: ${(first.scriptBytes / 1024).toFixed(1)} KB in ${first.scriptFiles} files (brotli, as served); ${(first.gzipBytes / 1024).toFixed(1)} KB gzip`,
 );
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+if (LOADS > 1 || builds.length > 1)
+  for (const [build, list] of runs)
+    console.log(
+      `  ${build ?? 'served by Berth'}, medians over ${list.length} loads: first render ${f1(median(list.map((r) => r.wall)))} ms (${list.map((r) => r.wall.toFixed(0)).join(', ')}), all cards ${f1(median(list.map((r) => r.all)))} ms, main-thread tasks until then ${f1(median(list.map((r) => r.tasks)))} ms`,
+    );
 
-await browser.close();
+for (const proxy of proxies) proxy.close();
 berth.stop();
 for (const engine of engines) engine.close();
 process.exit(0);

@@ -210,4 +210,25 @@ test.describe('dashboard', () => {
     const first = await cpu.textContent();
     await expect.poll(() => cpu.textContent(), { timeout: 10_000 }).not.toBe(first);
   });
+
+  test('cards below the first screen are drawn after it, without scrolling to them', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    // Twelve hosts that never answer, four to a row in standard mode: three rows of cards,
+    // and a short window shows the first only.
+    for (let n = 1; n <= 12; n++)
+      await api.post('/hosts', { name: `row-${n}`, url: `tcp://127.0.0.1:${n}`, tags: [] });
+    await page.setViewportSize({ width: 1440, height: 400 });
+    await signIn(page);
+    const lowest = page.getByTestId('host-card-row-12');
+    await expect(lowest).toHaveAttribute('data-status', /offline|error/, { timeout: 15_000 });
+    await expect(lowest.getByRole('heading', { name: 'row-12' })).toBeAttached();
+    await expect(page.locator('[data-testid^="host-card-"]')).toHaveCount(12);
+    await expect(page.getByTestId('host-frame')).toHaveCount(0);
+    // It is drawn although it is off screen.
+    const box = await lowest.boundingBox();
+    expect(box?.y ?? 0).toBeGreaterThan(400);
+  });
 });

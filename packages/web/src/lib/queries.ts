@@ -156,6 +156,32 @@ export const containersQueryOptions = () =>
     select: (data: ContainersData) => data.containers,
   });
 
+const NO_HOST_CONTAINERS: Container[] = [];
+const groupedByHost = new WeakMap<readonly Container[], Map<string, Container[]>>();
+
+/** The list grouped by host, once per list however many screens (fifty cards) ask for it. */
+function containersByHost(list: readonly Container[]): Map<string, Container[]> {
+  let groups = groupedByHost.get(list);
+  if (groups === undefined) {
+    groups = new Map();
+    for (const c of list) {
+      const group = groups.get(c.host_id);
+      if (group === undefined) groups.set(c.host_id, [c]);
+      else group.push(c);
+    }
+    groupedByHost.set(list, groups);
+  }
+  return groups;
+}
+
+/** One host's containers; the entry's shallow sharing keeps the array while none changed. */
+export const hostContainersQueryOptions = (hostId: string) =>
+  queryOptions({
+    ...containersEntryOptions(),
+    select: (data: ContainersData) =>
+      containersByHost(data.containers).get(hostId) ?? NO_HOST_CONTAINERS,
+  });
+
 /** The containers entry read as a whole (the dashboard merges host figures from it). */
 export const liveContainersQueryOptions = containersEntryOptions;
 

@@ -11,6 +11,7 @@ import {
   alertStatsQueryOptions,
   containersQueryOptions,
   dashboardHostsQueryOptions,
+  hostContainersQueryOptions,
   liveContainersQueryOptions,
   preferencesQueryOptions,
   recentEventsQueryOptions,
@@ -36,15 +37,9 @@ export const useRecentEvents = () => useQuery(recentEventsQueryOptions(10));
 export const useAlertStats = () => useQuery(alertStatsQueryOptions());
 export const useUpdatesSummary = () => useQuery(updatesSummaryQueryOptions());
 
-/** One host's containers; structural sharing keeps the array identical while nothing changed. */
-export function useHostContainers(hostId: string): Container[] {
-  return (
-    useQuery({
-      ...containersQueryOptions(),
-      select: (data) => data.containers.filter((c) => c.host_id === hostId),
-    }).data ?? []
-  );
-}
+/** One host's containers (the same array while none of them changed). */
+export const useHostContainers = (hostId: string): Container[] =>
+  useQuery(hostContainersQueryOptions(hostId)).data ?? [];
 
 /** The view mode through its own call (spec 1 §7), reflected in the preferences at once. */
 export function useSetViewMode() {

@@ -1,9 +1,9 @@
 import type { GridItem } from '@berth/contracts';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import ReactGridLayout, { type Layout, type LayoutItem } from 'react-grid-layout';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
 import { useElementWidth } from '@/hooks/use-element-width';
-import { GRID_COLUMNS, toGridItems } from '../lib/host-layouts';
+import { GRID_COLUMNS, GRID_MARGIN, toGridItems } from '../lib/host-layouts';
 
 /** Spec 1 §4: layouts save 1 s after the last change. */
 const LAYOUT_SAVE_DELAY_MS = 1000;
@@ -25,6 +25,7 @@ export function DashboardGrid({
   rowHeight,
   handle,
   onSave,
+  onDrawn,
   children,
 }: {
   layout: LayoutItem[];
@@ -32,9 +33,15 @@ export function DashboardGrid({
   /** CSS selector of the drag handle inside each item. */
   handle: string;
   onSave: (places: GridItem[]) => void;
+  /** Called once the grid has drawn its items the first time (it waits for its width). */
+  onDrawn?: () => void;
   children: ReactNode;
 }) {
   const { ref, width } = useElementWidth();
+  const measured = width !== null;
+  useEffect(() => {
+    if (measured) onDrawn?.();
+  }, [measured]); // eslint-disable-line react-hooks/exhaustive-deps -- once, when it is drawn
   const save = useDebouncedCallback(onSave, LAYOUT_SAVE_DELAY_MS);
   const onChange = (next: Layout) => {
     const moved = toGridItems(next);
@@ -47,7 +54,12 @@ export function DashboardGrid({
         <ReactGridLayout
           width={width}
           layout={layout}
-          gridConfig={{ cols: GRID_COLUMNS, rowHeight, margin: [12, 12], containerPadding: [0, 0] }}
+          gridConfig={{
+            cols: GRID_COLUMNS,
+            rowHeight,
+            margin: [GRID_MARGIN, GRID_MARGIN],
+            containerPadding: [0, 0],
+          }}
           dragConfig={{ handle }}
           onLayoutChange={onChange}
         >

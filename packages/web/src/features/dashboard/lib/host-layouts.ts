@@ -9,6 +9,8 @@ const CARD_GRID: Record<CardMode, { perRow: number; w: number; h: number; maxH: 
 };
 
 export const CARD_ROW_HEIGHT = 36;
+/** Pixels between grid items, across and down. */
+export const GRID_MARGIN = 12;
 
 /** A card's place with its limits filled in, as the grid needs them. */
 export interface CardLayoutItem {

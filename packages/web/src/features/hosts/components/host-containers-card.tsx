@@ -4,7 +4,7 @@ import { useContainerPanels } from '@/lib/container-panels';
 import { containerKey, HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
 import { formatPercent } from '@/lib/format';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
-import { containersQueryOptions } from '@/lib/queries';
+import { hostContainersQueryOptions } from '@/lib/queries';
 
 const SHOWN = 5;
 
@@ -13,11 +13,7 @@ export function HostContainersCard({ hostId }: { hostId: string }) {
   const prefs = usePreferences().data;
   const update = useUpdatePreferences();
   const { openContainer } = useContainerPanels();
-  const containers =
-    useQuery({
-      ...containersQueryOptions(),
-      select: ({ containers: all }) => all.filter((c) => c.host_id === hostId),
-    }).data ?? [];
+  const containers = useQuery(hostContainersQueryOptions(hostId)).data ?? [];
   const sort: HostContainerSort = prefs?.hostContainerSorts[hostId] ?? 'state';
   const shown = sortHostContainers(containers, sort).slice(0, SHOWN);
   return (

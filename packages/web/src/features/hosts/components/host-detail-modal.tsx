@@ -7,7 +7,7 @@ import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import { InfoRow, Section } from '@/components/detail-section';
 import { useContainersTableSlot } from '@/lib/containers-table-slot';
 import { formatBytes, formatRate } from '@/lib/format';
-import { containersQueryOptions, settingsQueryOptions } from '@/lib/queries';
+import { hostContainersQueryOptions, settingsQueryOptions } from '@/lib/queries';
 import { useHostDetail } from '../api/hosts-api';
 import { HostEventsTab } from './host-events-tab';
 import { HostRecentEvents } from './host-recent-events';
@@ -62,11 +62,7 @@ export function HostDetailModal({ hostId, onClose }: { hostId: string; onClose: 
 }
 
 function ModalBody({ host }: { host: Host }) {
-  const containers =
-    useQuery({
-      ...containersQueryOptions(),
-      select: ({ containers: all }) => all.filter((c) => c.host_id === host.id),
-    }).data ?? [];
+  const containers = useQuery(hostContainersQueryOptions(host.id)).data ?? [];
   const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
   const running = containers.filter((c) => c.state === 'running').length;
   const scopedContainers = useContainersTableSlot();
