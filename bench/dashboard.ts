@@ -121,7 +121,7 @@ async function loadDashboard(base: string, dist: string, trace: string | null) {
   if (trace !== null) await browser.stopTracing();
   const timeline = await page.evaluate<string>(`performance.getEntriesByType('resource')
     .filter((e) => e.name.includes('/api/') || e.name.endsWith('.js'))
-    .map((e) => new URL(e.name).pathname.replace(/-[A-Za-z0-9_]{8}\\.js$/, '.js') + ' ' + Math.round(e.responseEnd))
+    .map((e) => new URL(e.name).pathname.replace(/-[A-Za-z0-9_]{8}\\.js$/, '.js') + ' ' + Math.round(e.startTime) + '→' + Math.round(e.responseStart) + '→' + Math.round(e.responseEnd))
     .join(', ')`);
   const gzipBytes = [...scripts.values()].reduce(
     (sum, url) => sum + statSync(join(dist, `${new URL(url).pathname}.gz`)).size,
@@ -191,7 +191,7 @@ console.log(`  containers listed by the server: ${Array.isArray(sample) ? sample
 console.log(
   `  first render (navigation to the cards on screen drawn with their containers): ${first.firstRenderMs.toFixed(0)} ms; all ${Math.min(HOSTS, 50)} host cards drawn: ${first.allCardsMs.toFixed(0)} ms, main-thread tasks until then ${first.firstRenderTaskMs.toFixed(0)} ms`,
 );
-console.log(`  responses (ms after navigation): ${first.timeline}`);
+console.log(`  requests (ms after navigation: start→first byte→end): ${first.timeline}`);
 if (TRACE !== null) {
   const kinds = [...summarizeTrace(TRACE)].sort((a, b) => b[1] - a[1]);
   console.log(

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { parseWith } from './schema-check';
 
 /** An answer of the API with an error status; `message` follows spec 1 §8. */
 export class ApiError extends Error {
@@ -107,7 +108,7 @@ export async function api<S extends z.ZodType>(
   }
   if (!res.ok) throw new ApiError(res.status, await errorMessage(res));
   const text = await res.text();
-  return (await schema).parse(text.trim() === '' ? {} : JSON.parse(text));
+  return parseWith(await schema, text.trim() === '' ? {} : JSON.parse(text));
 }
 
 /** The message to show for any error (spec 1 §8 falls back to 'Unknown error'). */

@@ -1,4 +1,5 @@
 import { liveMessageSchema, type ClientLiveMessage, type LiveMessage } from '@berth/contracts';
+import { safeParseWith } from '../schema-check';
 
 export type LiveStatus = 'connecting' | 'connected' | 'disconnected' | 'error';
 
@@ -140,7 +141,7 @@ export class LiveClient {
       this.log.error('live: malformed message ignored');
       return;
     }
-    const parsed = liveMessageSchema.safeParse(raw);
+    const parsed = safeParseWith(liveMessageSchema, raw);
     if (!parsed.success) {
       const type = (raw as { type?: unknown } | null)?.type;
       if (typeof type === 'string' && !KNOWN_TYPES.has(type))

@@ -1,0 +1,117 @@
+import {
+  alertSchema,
+  containerSchema,
+  containersUpdateSchema,
+  eventSchema,
+  hostSchema,
+  liveMessageSchema,
+  preferencesSchema,
+} from '@berth/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fastCheckCovers, parseWith, safeParseWith } from './schema-check';
+
+/** Some values zod takes, built from the schema's own sample, changed at random below. */
+const container = containerSchema.parse({
+  host_id: 'h1',
+  host_name: 'one',
+  id: 'abc123def456',
+  short_id: 'abc123def456',
+  name: 'web',
+  image: 'busybox:latest',
+  state: 'running',
+  status: 'Up 2 minutes',
+  health: null,
+  exit_code: null,
+  created: '2026-11-26T10:00:00Z',
+  started_at: null,
+  restart_policy: 'no',
+  ports: ['8080/tcp'],
+  volumes: [],
+  env: { A: 'b' },
+  labels: {},
+  tags: ['x'],
+  auto_restart: false,
+  desired_state: 'unspecified',
+  web_ui_url: null,
+  auto_update_enabled: false,
+  floating_tag_mode: 'exact',
+  cpu_percent: 1.5,
+  memory_usage: 10,
+  memory_limit: null,
+  memory_percent: null,
+  network_rx: 0,
+  network_tx: 0,
+  net_bytes_per_sec: null,
+});
+
+describe('the fast schema check', () => {
+  it('covers the answers and messages checked on every load and every 2 s', () => {
+    for (const schema of [
+      z.array(containerSchema),
+      z.array(hostSchema),
+      containersUpdateSchema,
+      preferencesSchema,
+      eventSchema,
+      alertSchema,
+    ])
+      expect(fastCheckCovers(schema)).toBe(true);
+  });
+
+  it('passes a valid container list as it came', () => {
+    const list = [container, { ...container, id: 'other' }];
+    expect(parseWith(z.array(containerSchema), list)).toBe(list);
+  });
+
+  it('leaves to zod what it does not take as it came: errors, unknown keys', () => {
+    expect(() => parseWith(containerSchema, { ...container, state: 'sleepy' })).toThrow(z.ZodError);
+    expect(() => parseWith(containerSchema, { ...container, cpu_percent: Infinity })).toThrow();
+    const extra = parseWith(containerSchema, { ...container, surplus: 1 });
+    expect(extra).toEqual(container); // stripped by zod, as before
+    expect(safeParseWith(containerSchema, { ...container, ports: [1] }).success).toBe(false);
+    expect(fastCheckCovers(z.email())).toBe(false);
+    expect(fastCheckCovers(z.string().default('x'))).toBe(false);
+  });
+
+  // The property that matters: whatever the fast check passes, zod passes too, unchanged.
+  const agrees = (schema: z.ZodType, value: unknown) => {
+    const fast = safeParseWith(schema, value);
+    const slow = schema.safeParse(value);
+    if (fast.success && fast.data === value) {
+      expect(slow.success).toBe(true);
+      expect(slow.data).toEqual(value);
+    } else expect(fast.success).toBe(slow.success);
+  };
+
+  it('never passes what zod would refuse or change (containers changed at random)', () => {
+    const keys = Object.keys(container);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...keys, 'surplus'),
+        fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.double()),
+        (key, value) => {
+          agrees(containerSchema, { ...container, [key]: value });
+          agrees(z.array(containerSchema), [container, { ...container, [key]: value }]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never passes what zod would refuse or change (any JSON, every live message)', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.constantFrom('ping', 'containers_update', 'host_removed', 'new_event', 'nope'),
+        (value, type) => {
+          agrees(liveMessageSchema, value);
+          agrees(liveMessageSchema, { type, data: value });
+          agrees(hostSchema, value);
+          agrees(preferencesSchema, value);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
