@@ -69,7 +69,6 @@ async function loadDashboard(base: string, dist: string, trace: string | null) {
   const taskSeconds = async () =>
     (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')
       ?.value ?? 0;
-  const tasksBefore = await taskSeconds();
   if (trace !== null)
     await browser.startTracing(page, {
       path: trace,
@@ -106,24 +105,36 @@ async function loadDashboard(base: string, dist: string, trace: string | null) {
       requestAnimationFrame(tick);
     })();`,
   });
+  /** Waits for the page's stamps; milliseconds from navigation, and main-thread time. */
+  const cardsDrawn = async () => {
+    const before = await taskSeconds();
+    for (const deadline = Date.now() + 30_000; ; await sleep(50)) {
+      if (Date.now() > deadline) throw new Error('the host cards were not drawn within 30 s');
+      const { result } = await cdp.send('Runtime.evaluate', {
+        expression: '[window.__berthFirstScreen ?? 0, window.__berthAllCards ?? 0]',
+        returnByValue: true,
+      });
+      const [first, all] = (result.value as number[]).map(Number) as [number, number];
+      if (all > 0) return { first, all, tasks: ((await taskSeconds()) - before) * 1000 };
+    }
+  };
   await page.goto(base + '/', { waitUntil: 'commit' });
-  let firstRenderMs = 0;
-  let allCardsMs = 0;
-  for (const deadline = Date.now() + 30_000; allCardsMs === 0; await sleep(50)) {
-    if (Date.now() > deadline) throw new Error('the host cards were not drawn within 30 s');
-    const { result } = await cdp.send('Runtime.evaluate', {
-      expression: '[window.__berthFirstScreen ?? 0, window.__berthAllCards ?? 0]',
-      returnByValue: true,
-    });
-    [firstRenderMs, allCardsMs] = (result.value as number[]).map(Number) as [number, number];
-  }
-  const firstRenderTaskMs = ((await taskSeconds()) - tasksBefore) * 1000;
+  const cold = await cardsDrawn();
+  const [firstRenderMs, allCardsMs, firstRenderTaskMs] = [cold.first, cold.all, cold.tasks];
   if (trace !== null) await browser.stopTracing();
   const timeline = await page.evaluate<string>(`performance.getEntriesByType('resource')
     .filter((e) => e.name.includes('/api/') || e.name.endsWith('.js'))
     .map((e) => new URL(e.name).pathname.replace(/-[A-Za-z0-9_]{8}\\.js$/, '.js') + ' ' + Math.round(e.startTime) + '→' + Math.round(e.responseStart) + '→' + Math.round(e.responseEnd))
     .join(', ')`);
-  const gzipBytes = [...scripts.values()].reduce(
+  const scriptUrls = [...scripts.values()];
+  const scriptFiles = scripts.size;
+  const scriptBytesCold = scriptBytes;
+  // A reload in the same browser: scripts from its cache (Berth marks them immutable) and
+  // their compiled code too, as a user who comes back has them.
+  await sleep(1000);
+  await page.reload({ waitUntil: 'commit' });
+  const warm = await cardsDrawn();
+  const gzipBytes = scriptUrls.reduce(
     (sum, url) => sum + statSync(join(dist, `${new URL(url).pathname}.gz`)).size,
     0,
   );
@@ -133,9 +144,10 @@ async function loadDashboard(base: string, dist: string, trace: string | null) {
     firstRenderMs,
     allCardsMs,
     firstRenderTaskMs,
+    warm,
     timeline,
-    scriptFiles: scripts.size,
-    scriptBytes,
+    scriptFiles,
+    scriptBytes: scriptBytesCold,
     gzipBytes,
   };
 }
@@ -171,17 +183,30 @@ const frames = await first.page.evaluate<{ count: number; longTasks: number }>(`
 await first.browser.close();
 
 // Further loads, the builds in turn; the first load counts among its build's.
-const runs = new Map(builds.map((b) => [b, [] as { wall: number; all: number; tasks: number }[]]));
-runs
-  .get(builds[0] ?? null)
-  ?.push({ wall: first.firstRenderMs, all: first.allCardsMs, tasks: first.firstRenderTaskMs });
+const runs = new Map(
+  builds.map((b) => [
+    b,
+    [] as { wall: number; all: number; tasks: number; warm: number; warmAll: number }[],
+  ]),
+);
+runs.get(builds[0] ?? null)?.push({
+  wall: first.firstRenderMs,
+  all: first.allCardsMs,
+  tasks: first.firstRenderTaskMs,
+  warm: first.warm.first,
+  warmAll: first.warm.all,
+});
 for (let load = 1; load < LOADS * builds.length; load++) {
   const build = builds[load % builds.length] ?? null;
   const next = await loadDashboard(where(build).base, where(build).dist, null);
   await next.browser.close();
-  runs
-    .get(build)
-    ?.push({ wall: next.firstRenderMs, all: next.allCardsMs, tasks: next.firstRenderTaskMs });
+  runs.get(build)?.push({
+    wall: next.firstRenderMs,
+    all: next.allCardsMs,
+    tasks: next.firstRenderTaskMs,
+    warm: next.warm.first,
+    warmAll: next.warm.all,
+  });
   await sleep(1000);
 }
 
@@ -190,6 +215,9 @@ console.log(`bench/dashboard: ${HOSTS} hosts × ${PER_HOST} containers (syntheti
 console.log(`  containers listed by the server: ${Array.isArray(sample) ? sample.length : 0}`);
 console.log(
   `  first render (navigation to the cards on screen drawn with their containers): ${first.firstRenderMs.toFixed(0)} ms; all ${Math.min(HOSTS, 50)} host cards drawn: ${first.allCardsMs.toFixed(0)} ms, main-thread tasks until then ${first.firstRenderTaskMs.toFixed(0)} ms`,
+);
+console.log(
+  `  the same page reloaded (scripts and their compiled code cached): first render ${first.warm.first.toFixed(0)} ms; all cards ${first.warm.all.toFixed(0)} ms, main-thread tasks until then ${first.warm.tasks.toFixed(0)} ms`,
 );
 console.log(`  requests (ms after navigation: start→first byte→end): ${first.timeline}`);
 if (TRACE !== null) {
@@ -208,7 +236,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 if (LOADS > 1 || builds.length > 1)
   for (const [build, list] of runs)
     console.log(
-      `  ${build ?? 'served by Berth'}, medians over ${list.length} loads: first render ${f1(median(list.map((r) => r.wall)))} ms (${list.map((r) => r.wall.toFixed(0)).join(', ')}), all cards ${f1(median(list.map((r) => r.all)))} ms, main-thread tasks until then ${f1(median(list.map((r) => r.tasks)))} ms`,
+      `  ${build ?? 'served by Berth'}, medians over ${list.length} loads: first render ${f1(median(list.map((r) => r.wall)))} ms (${list.map((r) => r.wall.toFixed(0)).join(', ')}), all cards ${f1(median(list.map((r) => r.all)))} ms, main-thread tasks until then ${f1(median(list.map((r) => r.tasks)))} ms; reloaded with scripts cached: first render ${f1(median(list.map((r) => r.warm)))} ms (${list.map((r) => r.warm.toFixed(0)).join(', ')}), all cards ${f1(median(list.map((r) => r.warmAll)))} ms`,
     );
 
 for (const proxy of proxies) proxy.close();

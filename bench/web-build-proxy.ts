@@ -28,7 +28,8 @@ function serveFile(
   const accepts = req.headers['accept-encoding'] ?? '';
   const headers: Record<string, string> = {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-    'cache-control': 'no-store',
+    // As Berth serves them: hashed assets kept for good, the page asked for each time.
+    'cache-control': file.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
   };
   for (const [encoding, suffix] of [
     ['br', '.br'],
