@@ -98,7 +98,23 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
     expect(job.items.every((i) => i.status === 'completed' && i.container_name !== null)).toBe(
       true,
     );
-    const after = (await api.get<Container[]>('/containers')).body;
+    // The list follows the engines' events, and a restart's start event can arrive a moment
+    // after the job's last item has finished (CI saw 'exited' once). Polled, then asserted
+    // item by item, so a failure still names what is wrong.
+    const listed = async () => (await api.get<Container[]>('/containers')).body;
+    const restarted = (list: Container[]) =>
+      keys.every((key) => {
+        const c = list.find((x) => `${x.host_id}:${x.id}` === key);
+        return c?.state === 'running' && c.started_at !== before.get(key);
+      });
+    const after = await waitFor(
+      'the restarted containers listed as running',
+      async () => {
+        const list = await listed();
+        return restarted(list) && list;
+      },
+      10_000,
+    ).catch(listed);
     for (const key of keys) {
       const c = after.find((x) => `${x.host_id}:${x.id}` === key);
       expect(c?.state).toBe('running');
