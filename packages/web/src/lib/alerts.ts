@@ -9,6 +9,7 @@ import {
 } from '@berth/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './api-client';
+import { groupedBy } from './grouped-by';
 
 /** Spec 3 §9: alerts refetch every 30 s and are stale after 30 s; annotations after 60 s. */
 const REFETCH_MS = 30_000;
@@ -160,17 +161,4 @@ export function useAddAnnotation(id: string) {
 }
 
 /** Open alerts grouped by scope id, computed once per answer for every table cell. */
-const byScopeCache = new WeakMap<readonly Alert[], Map<string, Alert[]>>();
-export function openAlertsByScope(alerts: readonly Alert[]): Map<string, Alert[]> {
-  let map = byScopeCache.get(alerts);
-  if (map === undefined) {
-    map = new Map();
-    for (const a of alerts) {
-      const list = map.get(a.scope_id);
-      if (list === undefined) map.set(a.scope_id, [a]);
-      else list.push(a);
-    }
-    byScopeCache.set(alerts, map);
-  }
-  return map;
-}
+export const openAlertsByScope = groupedBy((a: Alert) => a.scope_id);

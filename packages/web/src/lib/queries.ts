@@ -16,6 +16,7 @@ import {
 import { queryOptions, replaceEqualDeep } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from './api-client';
+import { groupedBy } from './grouped-by';
 
 /**
  * Query options shared across features and the live channel. Every query key in the app
@@ -157,22 +158,8 @@ export const containersQueryOptions = () =>
   });
 
 const NO_HOST_CONTAINERS: Container[] = [];
-const groupedByHost = new WeakMap<readonly Container[], Map<string, Container[]>>();
-
 /** The list grouped by host, once per list however many screens (fifty cards) ask for it. */
-function containersByHost(list: readonly Container[]): Map<string, Container[]> {
-  let groups = groupedByHost.get(list);
-  if (groups === undefined) {
-    groups = new Map();
-    for (const c of list) {
-      const group = groups.get(c.host_id);
-      if (group === undefined) groups.set(c.host_id, [c]);
-      else group.push(c);
-    }
-    groupedByHost.set(list, groups);
-  }
-  return groups;
-}
+const containersByHost = groupedBy((c: Container) => c.host_id);
 
 /** One host's containers; the entry's shallow sharing keeps the array while none changed. */
 export const hostContainersQueryOptions = (hostId: string) =>
