@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { parseWith } from './schema-check';
+import { safeParseWith } from './schema-check';
 
 /** An answer of the API with an error status; `message` follows spec 1 §8. */
 export class ApiError extends Error {
@@ -9,6 +9,17 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+}
+
+/**
+ * An answer that is not JSON or not the shape the contracts describe (a proxy's error page, a
+ * server of another version). Screens show this short message; the details go to the console.
+ */
+export class UnexpectedAnswerError extends Error {
+  constructor(readonly path: string) {
+    super('Unexpected response from the server');
+    this.name = 'UnexpectedAnswerError';
   }
 }
 
@@ -107,8 +118,21 @@ export async function api<S extends z.ZodType>(
     throw new NetworkError();
   }
   if (!res.ok) throw new ApiError(res.status, await errorMessage(res));
-  const text = await res.text();
-  return parseWith(await schema, text.trim() === '' ? {} : JSON.parse(text));
+  return readAnswer(path, await res.text(), await schema);
+}
+
+function readAnswer<S extends z.ZodType>(path: string, text: string, schema: S): z.output<S> {
+  let data: unknown = {};
+  try {
+    if (text.trim() !== '') data = JSON.parse(text);
+  } catch (err) {
+    console.error(`/api${path}: the answer is not JSON`, err);
+    throw new UnexpectedAnswerError(path);
+  }
+  const result = safeParseWith(schema, data);
+  if (result.success) return result.data;
+  console.error(`/api${path}: the answer does not match its schema`, result.error.issues);
+  throw new UnexpectedAnswerError(path);
 }
 
 /** The message to show for any error (spec 1 §8 falls back to 'Unknown error'). */
