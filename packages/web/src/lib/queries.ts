@@ -1,5 +1,4 @@
 import {
-  alertListResponseSchema,
   alertStatsSchema,
   containerKey,
   containerSchema,
@@ -187,15 +186,6 @@ export const containerSparklinesQueryOptions = () =>
   queryOptions({
     ...containersEntryOptions(),
     select: (data: ContainersData) => data.container_sparklines,
-  });
-
-/** Open alerts, for counts (hosts table, delete impact); spec 3 §7. */
-export const openAlertsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['alerts', 'open'],
-    queryFn: () =>
-      api('/alerts/', alertListResponseSchema, { params: { state: 'open', page_size: 500 } }),
-    refetchInterval: 5000,
   });
 
 export const alertStatsQueryOptions = () =>

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '@/components/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { openAlertsByScope } from '@/lib/alerts';
+import { openAlertsByScope, openAlertsQueryOptions } from '@/lib/alerts';
 import { useContainerAction } from '@/lib/container-actions';
 import { useContainerPanels } from '@/lib/container-panels';
 import { containerKey } from '@/lib/container-sort';
@@ -14,7 +14,6 @@ import { usePreferences } from '@/lib/preferences';
 import {
   containersQueryOptions,
   hostsQueryOptions,
-  openAlertsQueryOptions,
   type ContainersData,
   updatesSummaryQueryOptions,
 } from '@/lib/queries';

@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { errorText } from '@/lib/api-client';
-import { openAlertsQueryOptions } from '@/lib/queries';
+import { openAlertsQueryOptions } from '@/lib/alerts';
 import { useDeleteHost } from '../api/hosts-api';
 
 /** Delete confirmation with its impact (spec 1 §2). */

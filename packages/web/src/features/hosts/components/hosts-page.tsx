@@ -11,7 +11,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useHostPanels } from '@/lib/host-panels';
 import { usePreferences } from '@/lib/preferences';
-import { openAlertsQueryOptions } from '@/lib/queries';
+import { openAlertsQueryOptions } from '@/lib/alerts';
 import { useHosts } from '../api/hosts-api';
 import { BulkTagBar } from './bulk-tag-bar';
 import { DeleteHostDialog } from './delete-host-dialog';
