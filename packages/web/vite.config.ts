@@ -20,7 +20,7 @@ const ONE_SCREEN_LIBRARIES =
   /node_modules\/(uplot|react-grid-layout|react-resizable|react-draggable|@dnd-kit|@tanstack\/(table-core|react-table|react-virtual|virtual-core))\//;
 const ENTRY_MODULES = /queryOptions\.js|src\/lib\/(api-client|schema-check|session|preload)\.ts/;
 const ONE_SCREEN_COMPONENTS =
-  /src\/components\/(sortable-list|live-chart|stable-row-model|data-table)\.tsx?/;
+  /src\/components\/(sortable-list|live-chart|stable-row-model|data-table(-row)?)\.tsx?/;
 const groups = [
   {
     name: 'vendor',

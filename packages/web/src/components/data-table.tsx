@@ -1,15 +1,9 @@
-import {
-  flexRender,
-  type Cell,
-  type CellContext,
-  type ColumnDef,
-  type Row,
-  type Table,
-} from '@tanstack/react-table';
+import { flexRender, type ColumnDef, type Row, type Table } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import { memo, useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { cn } from '@/lib/cn';
+import { BodyRow, type LiveRecordHook, type Measured } from './data-table-row';
 
 /**
  * Dense tables longer than this render only the rows in view (plus overscan): a thousand
@@ -26,106 +20,15 @@ const OVERSCAN_ROWS = 6;
 /** In a fixed layout, the least a column without a set size (it takes the rest) gets. */
 const FLEX_COLUMN_MIN_PX = 200;
 
-type Measured = { index: number; measure: (el: Element | null) => void };
 type RowRenderer<T> = (row: Row<T>, measured?: Measured) => React.ReactNode;
-/** A hook: the newest version of a row's record (see `DataTable`'s `useLiveRecord`). */
-type LiveRecordHook<T> = (record: T) => T;
 const asGiven = <T,>(record: T): T => record;
-
-/**
- * The cell's context with `record` in place of the record the table was given: what the cell
- * reads (`row.original`, `getValue`) comes from it, and the rest (selection, ids) from the row.
- */
-function contextWith<T>(cell: Cell<T, unknown>, record: T): CellContext<T, unknown> {
-  const context = cell.getContext();
-  if (record === context.row.original) return context;
-  const row = Object.create(context.row, { original: { value: record } }) as Row<T>;
-  const getValue = (): unknown => cell.column.accessorFn?.(record, context.row.index);
-  const fallback: unknown = context.table.options.renderFallbackValue;
-  type Read = CellContext<T, unknown>['getValue'];
-  return {
-    ...context,
-    row,
-    getValue: getValue as Read,
-    renderValue: (() => getValue() ?? fallback) as Read,
-  };
-}
-
-interface BodyRowProps<T> {
-  row: Row<T>;
-  /** The record: the same object while it did not change (docs/decisions/007). */
-  original: T;
-  selected: boolean;
-  /** Column definitions and visible column ids: a row draws again when either changes. */
-  columns: unknown;
-  visible: string;
-  testId: string;
-  cellPad: string;
-  dense: boolean;
-  measured: Measured | undefined;
-  useLiveRecord: LiveRecordHook<T>;
-}
-
-/**
- * One body row, drawn again only when its record, its selection or the columns changed.
- * TanStack Table builds new Row objects whenever the data array changes, so the row itself
- * is no guide: a live message that changed the stats of 300 of 1,000 containers would
- * otherwise redraw every row in view (bench/containers).
- */
-const BodyRow = memo(
-  function BodyRow<T>({
-    row,
-    original,
-    testId,
-    cellPad,
-    dense,
-    measured,
-    useLiveRecord,
-  }: BodyRowProps<T>) {
-    const record = useLiveRecord(original);
-    return (
-      <tr
-        data-testid={testId}
-        {...(measured === undefined
-          ? {}
-          : {
-              ref: measured.measure,
-              'data-index': measured.index,
-              'aria-rowindex': measured.index + 2,
-            })}
-        className={cn(
-          'hover:bg-slate-900/60',
-          dense &&
-            measured === undefined &&
-            '[contain-intrinsic-size:auto_56px] [content-visibility:auto]',
-        )}
-      >
-        {row.getVisibleCells().map((cell) => (
-          <td key={cell.id} className={cn(cellPad, 'align-top text-slate-300')}>
-            {flexRender(cell.column.columnDef.cell, contextWith(cell, record))}
-          </td>
-        ))}
-      </tr>
-    );
-  },
-  (a, b) =>
-    a.original === b.original &&
-    a.selected === b.selected &&
-    a.columns === b.columns &&
-    a.visible === b.visible &&
-    a.testId === b.testId &&
-    a.cellPad === b.cellPad &&
-    a.dense === b.dense &&
-    a.measured?.index === b.measured?.index &&
-    a.measured?.measure === b.measured?.measure &&
-    a.useLiveRecord === b.useLiveRecord,
-) as <T>(props: BodyRowProps<T>) => React.ReactNode;
 
 /** The selection column every selectable table starts with. */
 export function selectColumn<T extends { name: string }>(plural: string): ColumnDef<T> {
   return {
     id: 'select',
     size: 36,
+    meta: { reads: ['name'] },
     enableHiding: false,
     enableSorting: false,
     header: ({ table }) => (

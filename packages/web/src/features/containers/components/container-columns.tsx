@@ -98,12 +98,16 @@ function HealthIcon({ check }: { check: HealthCheckConfigs[string] | undefined }
 /** Columns that show stats: sorted by one, the rows' order follows every live message. */
 export const STATS_COLUMNS: ReadonlySet<string> = new Set(['cpu', 'ram']);
 
-/** The columns of spec 2 §2.2; ids are what the saved order and visibility refer to. */
+/**
+ * The columns of spec 2 §2.2; ids are what the saved order and visibility refer to. Each says
+ * which fields it `reads` (data-table.tsx), so a live message redraws the stats cells only.
+ */
 export function containerColumns(actions: RowActions) {
   return [
     selectColumn<Container>('containers'),
     col.accessor((c) => stateLabel(c), {
       id: 'status',
+      meta: { reads: ['state', 'desired_state'] },
       size: 140,
       header: 'Status',
       cell: ({ row: { original: c } }) => (
@@ -124,6 +128,7 @@ export function containerColumns(actions: RowActions) {
       ),
     }),
     col.accessor('name', {
+      meta: { reads: ['name', 'image', 'tags'] },
       header: 'Name',
       cell: ({ row: { original: c } }) => (
         <div className="min-w-0">
@@ -142,6 +147,16 @@ export function containerColumns(actions: RowActions) {
     }),
     col.display({
       id: 'policy',
+      meta: {
+        reads: [
+          'host_id',
+          'id',
+          'auto_restart',
+          'auto_update_enabled',
+          'floating_tag_mode',
+          'desired_state',
+        ],
+      },
       size: 64,
       header: 'Policy',
       cell: ({ row: { original: c } }) => (
@@ -170,6 +185,7 @@ export function containerColumns(actions: RowActions) {
     }),
     col.display({
       id: 'alerts',
+      meta: { reads: ['host_id', 'name'] },
       size: 88,
       header: 'Alerts',
       cell: ({ row: { original: c } }) => (
@@ -178,6 +194,7 @@ export function containerColumns(actions: RowActions) {
     }),
     col.display({
       id: 'updates',
+      meta: { reads: ['host_id', 'id', 'name'] },
       size: 76,
       header: 'Updates',
       cell: ({ row: { original: c } }) =>
@@ -196,6 +213,7 @@ export function containerColumns(actions: RowActions) {
     }),
     col.accessor((c) => c.host_name || 'localhost', {
       id: 'host',
+      meta: { reads: ['host_name'] },
       size: 120,
       header: 'Host',
       cell: (info) => (
@@ -206,12 +224,14 @@ export function containerColumns(actions: RowActions) {
     }),
     col.accessor((c) => c.ports.join(', '), {
       id: 'ports',
+      meta: { reads: ['ports'] },
       size: 84,
       header: 'Ports',
       cell: (info) => <span className="text-xs text-slate-400">{info.getValue() || '—'}</span>,
     }),
     col.accessor((c) => (c.state === 'running' ? c.started_at : null), {
       id: 'uptime',
+      meta: { reads: ['state', 'started_at'] },
       size: 72,
       header: 'Uptime',
       sortingFn: 'alphanumeric',
@@ -219,18 +239,21 @@ export function containerColumns(actions: RowActions) {
     }),
     col.accessor((c) => c.cpu_percent, {
       id: 'cpu',
+      meta: { reads: ['cpu_percent'] },
       size: 64,
       header: 'CPU %',
       cell: (info) => formatPercent(info.getValue()),
     }),
     col.accessor((c) => c.memory_usage, {
       id: 'ram',
+      meta: { reads: ['memory_usage'] },
       size: 76,
       header: 'RAM',
       cell: (info) => formatMemory(info.getValue()),
     }),
     col.display({
       id: 'actions',
+      meta: { reads: ['name', 'state'] },
       size: 128,
       header: 'Actions',
       cell: ({ row: { original: c } }) => {
