@@ -28,6 +28,20 @@ describe('sortHostContainers by name', () => {
     expect(sortHostContainers(list, 'cpu').map((c) => c.name)).toEqual(['c', 'a', 'b']);
     expect(list.map((c) => c.name)).toEqual(['b', 'a', 'c']);
   });
+
+  it('puts running first by state, the highest memory first, and the newest start first', () => {
+    const list = [
+      container('h', 'b', { state: 'exited', memory_percent: 70, started_at: null }),
+      container('h', 'c', { memory_percent: 10, started_at: '2026-11-02T00:00:00Z' }),
+      container('h', 'a', { state: 'exited', memory_percent: null, started_at: null }),
+      container('h', 'd', { memory_percent: 10, started_at: '2026-11-03T00:00:00Z' }),
+    ];
+    const order = (sort: 'state' | 'memory' | 'start_time') =>
+      sortHostContainers(list, sort).map((c) => c.name);
+    expect(order('state')).toEqual(['c', 'd', 'a', 'b']);
+    expect(order('memory')).toEqual(['b', 'c', 'd', 'a']);
+    expect(order('start_time')).toEqual(['d', 'c', 'a', 'b']);
+  });
 });
 
 describe('hostContainersQueryOptions', () => {

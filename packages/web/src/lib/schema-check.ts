@@ -118,17 +118,30 @@ function compileObject(def: Def): Check | null {
   if (def.catchall !== undefined && !keepsUnknown) {
     if (catchall !== 'never') return null;
   }
-  const known = new Set(fields.map(([key]) => key));
+  // Parallel arrays and counted loops: this runs for every field of every container of a
+  // 1,000-container answer while the page starts, before V8 has optimised it, where a for-of
+  // with destructuring costs several times as much.
+  const keys = fields.map(([key]) => key);
+  const checks = fields.map(([, check]) => check);
+  const optionals = fields.map(([, , optional]) => optional);
+  const count = keys.length;
   return (v) => {
     if (!isRecord(v)) return false;
-    for (const [key, check, optional] of fields) {
+    let present = 0;
+    for (let i = 0; i < count; i++) {
+      const key = keys[i] as string;
       const field = v[key];
-      if (field === undefined && optional && !(key in v)) continue;
-      if (!check(field)) return false;
+      if (field === undefined && !(key in v)) {
+        if (optionals[i] === true || (checks[i] as Check)(undefined)) continue;
+        return false;
+      }
+      if (!(checks[i] as Check)(field)) return false;
+      present++;
     }
     if (keepsUnknown) return true;
-    for (const key in v) if (!known.has(key)) return false;
-    return true;
+    // No unknown keys when the object has as many keys as the known ones it holds (the data
+    // comes from JSON.parse: its keys are its own and enumerable, so Object.keys lists them).
+    return Object.keys(v).length === present;
   };
 }
 
@@ -197,7 +210,11 @@ function compileType(def: Def): Check | null {
       const key = def.keyType && compile(def.keyType);
       const value = def.valueType && compile(def.valueType);
       if (!key || !value || def.keyType?._zod.def.type !== 'string') return null;
-      return (v) => isRecord(v) && Object.entries(v).every(([k, x]) => key(k) && value(x));
+      return (v) => {
+        if (!isRecord(v)) return false;
+        for (const k in v) if (!key(k) || !value(v[k])) return false;
+        return true;
+      };
     }
     case 'object':
       return compileObject(def);
