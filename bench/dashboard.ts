@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openSignedInPage, startBerth } from './berth-process.ts';
-import { startFakeEngine } from './fake-engine.ts';
+import { startFakeEnginesApart } from './fake-engine.ts';
 import { summarizeTrace } from './trace-summary.ts';
 import { f1 } from './figures.ts';
 import { serveWebBuild } from './web-build-proxy.ts';
@@ -25,9 +25,7 @@ const ENGINE_PORT = 19_000;
 const DIST = process.env.BERTH_WEB_DIR ?? resolve(import.meta.dirname, '../packages/web/dist');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const engines = await Promise.all(
-  Array.from({ length: HOSTS }, (_, i) => startFakeEngine(ENGINE_PORT + i, PER_HOST, `h${i}`)),
-);
+const engines = await startFakeEnginesApart(HOSTS, ENGINE_PORT, PER_HOST, 'h');
 const berth = await startBerth(PORT, {
   BERTH_STATS_SOURCE: process.env.BENCH_STATS ?? 'api',
   ...(process.env.BENCH_LOG_LEVEL ? { BERTH_LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
@@ -241,5 +239,5 @@ if (LOADS > 1 || builds.length > 1)
 
 for (const proxy of proxies) proxy.close();
 berth.stop();
-for (const engine of engines) engine.close();
+await engines.close();
 process.exit(0);

@@ -1,0 +1,17 @@
+// The body of `startFakeEnginesApart` (fake-engine.ts): starts the engines in this worker
+// thread and says when they listen.
+import { parentPort, workerData } from 'node:worker_threads';
+import { startFakeEngine } from './fake-engine.ts';
+
+const { count, firstPort, perEngine, prefix } = workerData as {
+  count: number;
+  firstPort: number;
+  perEngine: number;
+  prefix: string;
+};
+await Promise.all(
+  Array.from({ length: count }, (_, i) =>
+    startFakeEngine(firstPort + i, perEngine, `${prefix}${i}`),
+  ),
+);
+parentPort?.postMessage('ready');
