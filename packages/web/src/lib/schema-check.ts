@@ -238,13 +238,7 @@ function compile(schema: Schema): Check | null {
   return check;
 }
 
-/** `schema.parse(data)`, taking the data as it came when the fast check passes it. */
-export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
-  const check = compile(schema);
-  return check !== null && check(data) ? (data as z.output<S>) : schema.parse(data);
-}
-
-/** `schema.safeParse(data)`, the same way. */
+/** `schema.safeParse(data)`, taking the data as it came when the fast check passes it. */
 export function safeParseWith<S extends z.ZodType>(
   schema: S,
   data: unknown,

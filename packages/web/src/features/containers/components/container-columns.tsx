@@ -100,7 +100,7 @@ export const STATS_COLUMNS: ReadonlySet<string> = new Set(['cpu', 'ram']);
 
 /**
  * The columns of spec 2 §2.2; ids are what the saved order and visibility refer to. Each says
- * which fields it `reads` (data-table.tsx), so a live message redraws the stats cells only.
+ * which fields it `reads` (components/data-table-row.tsx), so a live message redraws the stats cells only.
  */
 export function containerColumns(actions: RowActions) {
   return [
