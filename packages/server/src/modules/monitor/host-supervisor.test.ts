@@ -73,14 +73,18 @@ const inspectOf = (id: string, name: string, status: string) =>
     Mounts: [],
   }) as unknown as ContainerInspectInfo;
 
-let nano = Date.now() * 1e6;
-const event = (action: string, id: string, name: string): EngineEvent => ({
-  Type: 'container',
-  Action: action,
-  Actor: { ID: id, Attributes: { name } },
-  time: Math.floor((nano += 1e6) / 1e9),
-  timeNano: nano,
-});
+let nano = 0;
+/** An engine event stamped now (or `atMs`), each at least a millisecond after the last. */
+const event = (action: string, id: string, name: string, atMs?: number): EngineEvent => {
+  const at = atMs === undefined ? (nano = Math.max(nano + 1e6, Date.now() * 1e6)) : atMs * 1e6;
+  return {
+    Type: 'container',
+    Action: action,
+    Actor: { ID: id, Attributes: { name } },
+    time: Math.floor(at / 1e9),
+    timeNano: at,
+  };
+};
 
 const log = { warn: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
 let sup: HostSupervisor | undefined;
@@ -151,6 +155,23 @@ describe('HostSupervisor: events against the first list', () => {
     await waitFor('online', () => sup.status === 'online', 5000, 5);
     await waitFor('the start applied', () => seen.length === 1, 5000, 5);
     expect(sup.containers.get(id)?.state).toBe('running');
+  });
+});
+
+describe('HostSupervisor: where a new host starts', () => {
+  it('ignores what the engine replays from before Berth reached it', async () => {
+    const before = Date.now() - 1;
+    const { sup, seen } = supervise();
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    const id = 'e'.repeat(64);
+    engine.containers.set(id, inspectOf(id, 'neighbour', 'exited'));
+    // The engine replays `since` by whole seconds: a neighbour's exit just before we connected.
+    engine.events?.onEvent(event('die', id, 'neighbour', before));
+    engine.events?.onEvent(event('start', id, 'neighbour'));
+    engine.answerList?.([]);
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    await waitFor('the start applied', () => seen.length === 1, 5000, 5);
+    expect(seen).toEqual(['start']);
   });
 });
 

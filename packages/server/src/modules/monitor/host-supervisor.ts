@@ -208,7 +208,11 @@ export class HostSupervisor {
         daemon_started_at: this.processUptime?.started_at ?? null,
         last_checked: this.lastChecked,
       });
-      await this.followEvents(gen, this.host.lastEventAt ?? engineNow);
+      const since = this.host.lastEventAt ?? engineNow;
+      // A host's log starts when Berth first reaches it: the engine replays `since` by whole
+      // seconds, and the earlier part of that second belongs to no one watching.
+      this.host.lastEventAt ??= engineNow;
+      await this.followEvents(gen, since);
       await this.sync.resync(() => gen === this.generation, docker);
       if (gen !== this.generation) return;
       this.attempts = 0;
