@@ -1,6 +1,7 @@
 // Starts the built Berth server for a benchmark, signed in and past the first-login step.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromiumExecutable } from './cpu-pin.ts';
@@ -75,6 +76,32 @@ export async function startBerth(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const keepAlive = new Agent({ keepAlive: true });
+
+/**
+ * Times one GET of the API as a browser receives it: compressed as a browser accepts, from the
+ * request until the last byte, over a kept-alive connection. The body is not decoded: Node's
+ * fetch decompresses in the bench's own process, and that (with its garbage) made up most of
+ * its p95 for the container list, not the server's answer (a browser decodes natively).
+ */
+export function timeAnswer(
+  berth: BerthProcess,
+  path: string,
+): Promise<{ ms: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const headers = { cookie: berth.cookie, 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const req = request(`${berth.base}/api${path}`, { agent: keepAlive, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ ms: performance.now() - start, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** Debian's Chromium with one page signed in to `berth` (the cookie of its API client). */
