@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Server test files that must run alone, one after another, after everything else: they crash
@@ -39,7 +39,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
-          exclude: serverExclusive,
+          // Added to vitest's own excludes, which an `exclude` of its own would replace.
+          exclude: [...configDefaults.exclude, ...serverExclusive],
           ...serverTimeouts,
         },
       },
