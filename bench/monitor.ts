@@ -22,12 +22,12 @@ import {
   type Engine,
 } from './rig.ts';
 import { timeAnswer } from './berth-process.ts';
+import { cpuTicks, TICK_HZ } from './figures.ts';
 
 const run = promisify(execFile);
 const PER_ENGINE = Number(process.argv[2] ?? 100);
 const WINDOW_S = Number(process.argv[3] ?? 30);
 const PORT = 18_700;
-const TICK_HZ = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** dockerd, its containerd and the shims of that containerd: the engine's processes. */
@@ -54,19 +54,6 @@ function enginePids(engine: Engine): number[] {
     }
   }
   return [...new Set(pids)];
-}
-
-function cpuTicks(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      total += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone
-    }
-  }
-  return total;
 }
 
 /** CPU in % of one core of each process group over `seconds`. */

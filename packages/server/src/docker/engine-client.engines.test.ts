@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointOf, readRig, rigEngine } from '../test/rig.js';
-import { createEngineClient, probeEngine } from './index.js';
+import { createEngineClient, probeEngine, readContainerStats } from './index.js';
 
 describe('engine clients against the rig', () => {
   it.each(['local', 'plain', 'tls'] as const)(
-    'reads version and containers of the %s engine',
+    'reads version, containers and stats of the %s engine',
     async (name) => {
       const engine = rigEngine(name);
       const docker = createEngineClient(endpointOf(engine), { timeoutMs: 10_000 });
@@ -21,6 +21,11 @@ describe('engine clients against the rig', () => {
         await container.start();
         const listed = await docker.listContainers({ filters: { label: ['berth-test=1'] } });
         expect(listed.map((c) => c.Id)).toContain(container.id);
+        const stats = await readContainerStats(docker, container.id, AbortSignal.timeout(10_000));
+        expect(stats).toMatchObject({
+          id: container.id,
+          memory_stats: { usage: expect.any(Number) },
+        });
       } finally {
         await container.remove({ force: true });
       }

@@ -1,4 +1,5 @@
-import type { Agent } from 'node:http';
+import { request as httpRequest, type Agent, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import Docker from 'dockerode';
 import { GuardedHttpAgent, GuardedHttpsAgent, type EngineLimits } from './engine-agent.js';
 
@@ -79,12 +80,37 @@ export function createEngineClient(
           port: target.port,
           ...(target.tls ? { ca: target.tls.ca, cert: target.tls.cert, key: target.tls.key } : {}),
         });
-  useAgents(docker, { buffered: new Guarded(limits, true), stream: new Guarded(limits, false) });
+  const buffered = new Guarded(limits, true);
+  useAgents(docker, { buffered, stream: new Guarded(limits, false) });
   clientLimits.set(docker, limits);
+  clientRoutes.set(docker, routeTo(target, buffered));
   return docker;
 }
 
 const clientLimits = new WeakMap<Docker, EngineLimits>();
+
+/** How to send a plain request to a client's engine, through its guarded buffered agent. */
+export interface EngineRoute {
+  request: typeof httpRequest;
+  options: RequestOptions;
+}
+const clientRoutes = new WeakMap<Docker, EngineRoute>();
+
+function routeTo(target: Target, agent: Agent): EngineRoute {
+  if ('socketPath' in target)
+    return { request: httpRequest, options: { socketPath: target.socketPath, agent } };
+  const { protocol, host, port, tls } = target;
+  const options = {
+    host,
+    port,
+    agent,
+    ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}),
+  };
+  return { request: protocol === 'https' ? httpsRequest : httpRequest, options };
+}
+
+/** The route of a client made by `createEngineClient`; undefined for any other. */
+export const routeOf = (docker: Docker): EngineRoute | undefined => clientRoutes.get(docker);
 
 /** The limits `docker` was built with (defaults for a client made elsewhere). */
 export const limitsOf = (docker: Docker): EngineLimits =>

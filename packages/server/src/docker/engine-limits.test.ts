@@ -10,7 +10,12 @@ import {
   type FakeEngine,
 } from '../test/fake-engines.js';
 import { endpointOf, rigEngine } from '../test/rig.js';
-import { createEngineClient, describeEngineError, probeEngine } from './index.js';
+import {
+  createEngineClient,
+  describeEngineError,
+  probeEngine,
+  readContainerStats,
+} from './index.js';
 
 const MiB = 1024 * 1024;
 let fake: FakeEngine | undefined;
@@ -112,5 +117,45 @@ describe('an oversized answer', () => {
       res.end(JSON.stringify({ Version: '27.0.0', ApiVersion: '1.47', Os: 'linux' }));
     });
     await expect(probeEngine(fake, 2000)).resolves.toMatchObject({ api_version: '1.47' });
+  });
+});
+
+describe('a stats read (sent without dockerode)', () => {
+  const statsOf = (engine: FakeEngine, timeoutMs: number) =>
+    readContainerStats(
+      createEngineClient(engine, { timeoutMs }),
+      'abc',
+      AbortSignal.timeout(10_000),
+    );
+
+  it('is held to the first-byte timeout', async () => {
+    fake = await silentEngine();
+    const { err, ms } = await failure(statsOf(fake, 1000));
+    expect(describeEngineError(err, fake.url)).toBe('Engine did not answer within 1 s');
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('is cut off at the size cap', async () => {
+    let ended: Promise<void> = Promise.resolve();
+    fake = await httpEngine((_path, res, count) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      ended = writeChunked(res, 100 * MiB, ' ', count);
+    });
+    const { err } = await failure(statsOf(fake, 5000));
+    await ended;
+    expect(describeEngineError(err, fake.url)).toBe('Engine answer too large');
+  });
+
+  it('asks for one sample and fails on an error status', async () => {
+    const paths: string[] = [];
+    fake = await httpEngine((path, res) => {
+      paths.push(path);
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"message":"No such container: abc"}');
+    });
+    await expect(statsOf(fake, 2000)).rejects.toThrow(
+      'Engine answered 404: {"message":"No such container: abc"}',
+    );
+    expect(paths).toEqual(['/containers/abc/stats?stream=false&one-shot=true']);
   });
 });

@@ -20,3 +20,4 @@ export {
   type EngineEventStream,
 } from './event-stream.js';
 export { readContainerLogs, type ContainerLogsQuery } from './engine-logs.js';
+export { readContainerStats } from './engine-stats.js';

@@ -1,0 +1,49 @@
+import type Docker from 'dockerode';
+import { describe, expect, it } from 'vitest';
+import { HostStatsCollector, type StatsTarget } from './host-stats-collector.js';
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** An engine whose stats reads are counted, and answered when the test says so. */
+function countingEngine() {
+  let started = 0;
+  const pending: (() => void)[] = [];
+  const answer = { read: new Date().toISOString(), memory_stats: { usage: 1, limit: 2 } };
+  const docker = {
+    getContainer: () => ({
+      stats: () => {
+        started++;
+        return new Promise((resolve) => pending.push(() => resolve(answer)));
+      },
+    }),
+  } as unknown as Docker;
+  return { docker, started: () => started, answerAll: () => pending.splice(0).forEach((f) => f()) };
+}
+
+const targets = (n: number): StatsTarget[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `c${i}`, fullId: `c${i}`, pid: 0 }));
+
+describe('HostStatsCollector over the Engine API', () => {
+  it('starts its concurrent reads one turn of the event loop apart, and reads every target', async () => {
+    const engine = countingEngine();
+    const collector = new HostStatsCollector('api', () => 1024);
+    const pass = collector.collect(engine.docker, targets(40));
+    // Every engine's pass starts in the same turn: starting all sixteen reads at once, fifty
+    // engines held the server's requests for ~220 ms.
+    const startedByTurn: number[] = [];
+    for (let turn = 0; turn < 40; turn++) {
+      startedByTurn.push(engine.started());
+      await nextTurn();
+    }
+    const mostInOneTurn = Math.max(...startedByTurn.map((n, i) => n - (startedByTurn[i - 1] ?? 0)));
+    expect(mostInOneTurn).toBe(1);
+    expect(engine.started()).toBe(16); // the concurrency per engine
+    while (engine.started() < 40) {
+      engine.answerAll();
+      await nextTurn();
+    }
+    engine.answerAll();
+    await expect(pass).resolves.toEqual({ failed: 0 });
+    expect(collector.statsOf('c39')).toBeDefined();
+  });
+});
