@@ -70,7 +70,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   registerOriginCheck(app, config.allowedOrigins);
   await app.register(cookie);
   await registerCompression(app);
