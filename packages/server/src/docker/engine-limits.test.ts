@@ -146,6 +146,14 @@ describe('a stats read (sent without dockerode)', () => {
     expect(describeEngineError(err, fake.url)).toBe('Engine answer too large');
   });
 
+  it('fails, not hangs, when the engine closes in the middle of the answer', async () => {
+    fake = await httpEngine((_path, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"read":', () => res.socket?.destroy());
+    });
+    await expect(statsOf(fake, 5000)).rejects.toThrow();
+  });
+
   it('asks for one sample and fails on an error status', async () => {
     const paths: string[] = [];
     fake = await httpEngine((path, res) => {

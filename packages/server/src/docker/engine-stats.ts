@@ -26,10 +26,12 @@ export function readContainerStats(
   }
   const path = `/containers/${encodeURIComponent(id)}/stats?stream=false&one-shot=true`;
   return new Promise((resolve, reject) => {
+    let ended = false;
     const req = route.request({ ...route.options, path, method: 'GET', signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
+        ended = true;
         const text = Buffer.concat(chunks).toString('utf8');
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
@@ -44,8 +46,11 @@ export function readContainerStats(
       });
     });
     req.on('error', reject);
-    // An answer cut short (the agent's size cap or idle timeout) closes without 'end'.
-    req.on('close', () => reject(new EngineError('Engine closed the stats answer')));
+    // An answer cut short (the agent's size cap or idle timeout) closes without 'end'. Only
+    // then is the error made: a stack trace on every read was 3 % of the server's CPU.
+    req.on('close', () => {
+      if (!ended) reject(new EngineError('Engine closed the stats answer'));
+    });
     req.end();
   });
 }
