@@ -26,6 +26,8 @@ export class ContainerSync {
   private synced = false;
   private lastSavedEventAt = 0;
   private pendingSave: NodeJS.Timeout | null = null;
+  /** Events up to this time came before the current stream opened (see streamOpening). */
+  private replayedUpTo: number | null = null;
 
   constructor(
     /** The host as it is now (its endpoint may change; lastEventAt is written here). */
@@ -36,6 +38,17 @@ export class ContainerSync {
     /** The connected client, or null before the first connect. */
     private readonly docker: () => Docker | null,
   ) {}
+
+  /**
+   * Called as an event stream opens. The engine replays `since` by whole seconds, so what it
+   * sends up to the newest event seen before is a replay. After that the newest time seen is
+   * no filter: concurrent operations stamp their events before they publish them, so one
+   * stream may deliver them slightly out of time order, each once (two parallel test runs
+   * on one engine lost a container that way).
+   */
+  streamOpening(): void {
+    this.replayedUpTo = this.host().lastEventAt;
+  }
 
   /** Applies an engine event after everything queued before it. */
   event(current: StillCurrent, ev: EngineEvent): void {
@@ -68,8 +81,8 @@ export class ContainerSync {
   private async apply(ev: EngineEvent): Promise<void> {
     const host = this.host();
     const at = ev.timeNano / 1e9;
-    if (host.lastEventAt !== null && at <= host.lastEventAt) return; // already seen
-    host.lastEventAt = at;
+    if (this.replayedUpTo !== null && at <= this.replayedUpTo) return; // replayed: seen before
+    if (host.lastEventAt === null || at > host.lastEventAt) host.lastEventAt = at;
     const id = ev.Actor.ID.slice(0, 12);
     const old = this.picture.get(id);
     const name = (ev.Actor.Attributes.name ?? old?.name ?? id).replace(/^\//, '');

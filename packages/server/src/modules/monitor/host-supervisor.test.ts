@@ -158,6 +158,24 @@ describe('HostSupervisor: events against the first list', () => {
   });
 });
 
+describe('HostSupervisor: one event stream', () => {
+  it('applies events that arrive slightly out of time order, as concurrent operations send them', async () => {
+    const { sup, seen } = supervise();
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    engine.answerList?.([]);
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    const [first, second] = ['f'.repeat(64), '9'.repeat(64)];
+    engine.containers.set(first, inspectOf(first, 'first', 'running'));
+    engine.containers.set(second, inspectOf(second, 'second', 'created'));
+    // Two `docker run`s at once: the engine stamps both, then publishes the later one first.
+    const earlier = event('create', second, 'second');
+    engine.events?.onEvent(event('start', first, 'first'));
+    engine.events?.onEvent(earlier);
+    await waitFor('both applied', () => seen.length === 2, 5000, 5);
+    expect(sup.containers.get(second)?.state).toBe('created');
+  });
+});
+
 describe('HostSupervisor: where a new host starts', () => {
   it('ignores what the engine replays from before Berth reached it', async () => {
     const before = Date.now() - 1;

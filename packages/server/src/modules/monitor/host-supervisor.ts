@@ -212,6 +212,7 @@ export class HostSupervisor {
       // A host's log starts when Berth first reaches it: the engine replays `since` by whole
       // seconds, and the earlier part of that second belongs to no one watching.
       this.host.lastEventAt ??= engineNow;
+      this.sync.streamOpening();
       await this.followEvents(gen, since);
       await this.sync.resync(() => gen === this.generation, docker);
       if (gen !== this.generation) return;
