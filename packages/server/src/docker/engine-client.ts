@@ -33,6 +33,10 @@ export function engineLimits(options: EngineClientOptions = {}): EngineLimits {
   };
 }
 
+/** The PEM texts as request options (docker-modem and node:https take the same names). */
+const tlsOptions = (tls: EngineEndpoint['tls']) =>
+  tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {};
+
 type Target =
   | { socketPath: string }
   | { protocol: 'http' | 'https'; host: string; port: number; tls: EngineEndpoint['tls'] };
@@ -78,7 +82,7 @@ export function createEngineClient(
           protocol: target.protocol,
           host: target.host,
           port: target.port,
-          ...(target.tls ? { ca: target.tls.ca, cert: target.tls.cert, key: target.tls.key } : {}),
+          ...tlsOptions(target.tls),
         });
   const buffered = new Guarded(limits, true);
   useAgents(docker, { buffered, stream: new Guarded(limits, false) });
@@ -104,12 +108,12 @@ function routeTo(target: Target, agent: Agent): EngineRoute {
     host,
     port,
     agent,
-    ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}),
+    ...tlsOptions(tls),
   };
   return { request: protocol === 'https' ? httpsRequest : httpRequest, options };
 }
 
-/** The route of a client made by `createEngineClient`; undefined for any other. */
+/** The route of a client made by `createEngineClient`; undefined for other clients. */
 export const routeOf = (docker: Docker): EngineRoute | undefined => clientRoutes.get(docker);
 
 /** The limits `docker` was built with (defaults for a client made elsewhere). */

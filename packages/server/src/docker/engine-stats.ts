@@ -5,7 +5,7 @@ import { EngineError } from './engine-errors.js';
 /**
  * One container's stats answer (`stats?stream=false&one-shot=true`), the hottest engine call:
  * every running container, every polling interval. It goes straight through the client's
- * guarded agent (the same timeouts and size cap as any call): dockerode builds each request
+ * guarded agent (the same timeouts and size cap as every other call): dockerode builds each request
  * with legacy URL parsing and a deep `util.inspect`, which with fifty remote engines was about
  * half of the server's work on stats (bench/remote-fleet). A client made elsewhere (a test's)
  * goes through dockerode.
