@@ -4,7 +4,7 @@ import type { HostStatsCollector } from '../stats/index.js';
 import type { ContainerPicture } from './container-picture.js';
 import { driftRecords, engineEventRecord } from './container-records.js';
 import { fromInspect, type EngineContainer } from './engine-container.js';
-import { describeEngineEvent, type EngineEvent } from './engine-events.js';
+import { describeEngineEvent, type EngineEvent, type EventMeaning } from './engine-events.js';
 import type { SupervisedHost, SupervisorContext } from './supervisor-context.js';
 
 const INSPECT_CONCURRENCY = 8;
@@ -28,6 +28,12 @@ export class ContainerSync {
   private pendingSave: NodeJS.Timeout | null = null;
   /** Events up to this time came before the current stream opened (see streamOpening). */
   private replayedUpTo: number | null = null;
+  /**
+   * The time of the newest event applied per container (short id). Within one stream,
+   * events of different containers may come out of time order; one that is older than what
+   * a container already showed still goes in the log, but its state does not win.
+   */
+  private readonly appliedAt = new Map<string, number>();
 
   constructor(
     /** The host as it is now (its endpoint may change; lastEventAt is written here). */
@@ -68,6 +74,7 @@ export class ContainerSync {
   /** A new endpoint: the next resync is a first one again (no drift to report). */
   reset(): void {
     this.picture.clear();
+    this.appliedAt.clear();
     this.synced = false;
   }
 
@@ -88,19 +95,17 @@ export class ContainerSync {
     const name = (ev.Actor.Attributes.name ?? old?.name ?? id).replace(/^\//, '');
     const meaning = describeEngineEvent(ev, name);
     if (meaning === null) return;
+    const late = ev.timeNano < (this.appliedAt.get(id) ?? 0);
+    if (!late) this.appliedAt.set(id, ev.timeNano);
     if (ev.Action === 'destroy') {
       this.picture.delete(id);
       this.stats.forget(id);
+      this.appliedAt.delete(id);
     } else {
       const fresh = await this.inspect(ev.Actor.ID);
       const base = fresh ?? old;
-      if (base !== undefined) {
-        // Only events that decide a state change it: inspect may already see a later one.
-        const next = { ...base, state: meaning.newState ?? old?.state ?? base.state };
-        if (ev.Action === 'die')
-          next.exitCode = Number(ev.Actor.Attributes.exitCode ?? next.exitCode ?? 0);
-        this.picture.set(next);
-      }
+      if (base !== undefined)
+        this.picture.set(late ? base : this.withEventState(base, ev, meaning, old));
     }
     const newState = ev.Action === 'destroy' ? 'removed' : (this.picture.get(id)?.state ?? null);
     await this.ctx.record(
@@ -121,6 +126,22 @@ export class ContainerSync {
       container: after === undefined ? null : this.picture.snapshotOf(after),
     });
     await this.rememberEventTime(at);
+  }
+
+  /**
+   * The container as an event leaves it. Only events that decide a state change it: inspect
+   * may already see a later one.
+   */
+  private withEventState(
+    base: Readonly<EngineContainer>,
+    ev: EngineEvent,
+    meaning: EventMeaning,
+    old: Readonly<EngineContainer> | undefined,
+  ): EngineContainer {
+    const next = { ...base, state: meaning.newState ?? old?.state ?? base.state };
+    if (ev.Action === 'die')
+      next.exitCode = Number(ev.Actor.Attributes.exitCode ?? next.exitCode ?? 0);
+    return next;
   }
 
   /**
@@ -178,6 +199,7 @@ export class ContainerSync {
     }
     this.picture.clear();
     for (const c of fresh.values()) this.picture.set(c);
+    for (const id of this.appliedAt.keys()) if (!fresh.has(id)) this.appliedAt.delete(id);
     this.synced = true;
     this.ctx.containersChanged(host.id);
   }

@@ -174,6 +174,20 @@ describe('HostSupervisor: one event stream', () => {
     await waitFor('both applied', () => seen.length === 2, 5000, 5);
     expect(sup.containers.get(second)?.state).toBe('created');
   });
+
+  it("does not let a container's older event, arriving late, undo its newer state", async () => {
+    const { sup, seen } = supervise();
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    engine.answerList?.([]);
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    const id = 'a'.repeat(64);
+    engine.containers.set(id, inspectOf(id, 'web', 'running'));
+    const created = event('create', id, 'web');
+    engine.events?.onEvent(event('start', id, 'web'));
+    engine.events?.onEvent(created);
+    await waitFor('both logged', () => seen.length === 2, 5000, 5);
+    expect(sup.containers.get(id)?.state).toBe('running');
+  });
 });
 
 describe('HostSupervisor: where a new host starts', () => {
