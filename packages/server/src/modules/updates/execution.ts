@@ -212,10 +212,6 @@ export class UpdateExecution {
     const r = this.ctx.r;
     const newShort = result.newId.slice(0, 12);
     await r.fleet.refresh(c.hostId, result.newId).catch(() => null);
-    r.hub.publish({
-      type: 'container_recreated',
-      data: { host_id: c.hostId, old_container_id: c.id, new_container_id: newShort },
-    });
     const row = await this.ctx.store.get(c.hostId, c.name);
     await this.ctx.store.save({
       host_id: c.hostId,
@@ -231,6 +227,12 @@ export class UpdateExecution {
       failed_digest: null,
       previous_image: result.oldImage,
       previous_image_id: result.oldImageId,
+    });
+    // Only now: a dialog that follows the new container asks for its update status at once,
+    // and must not read the row from before the update ("Update Available").
+    r.hub.publish({
+      type: 'container_recreated',
+      data: { host_id: c.hostId, old_container_id: c.id, new_container_id: newShort },
     });
     await this.event(
       c,

@@ -1,7 +1,7 @@
 import { containerKey as keyOf } from '@berth/contracts';
 import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import type { ContainerDetailTab } from '@/lib/container-panels';
@@ -17,6 +17,9 @@ import { EventsTab } from './events-tab';
 import { HealthCheckTab } from './health-check-tab';
 import { InfoTab } from './info-tab';
 import { UpdatesTab } from './updates-tab';
+
+/** How long the dialog waits for a recreated container to be listed before it says it is gone. */
+const RECREATED_WAIT_MS = 10_000;
 
 export const DETAIL_TABS = [
   { value: 'info', label: 'Info' },
@@ -42,13 +45,28 @@ export function ContainerDetailDialog({
   onClose: () => void;
 }) {
   const [key, setKey] = useState(initialKey);
-  const container = useQuery({
+  const [tabShown, setTabShown] = useState<string>(tab);
+  const listed = useQuery({
     ...containersQueryOptions(),
     select: ({ containers: all }) => all.find((c) => containerKey(c) === key),
   }).data;
+  // The container as last listed. A recreated container (an update) is announced before the
+  // list that holds it arrives: until then the dialog keeps showing the one it had, and stays
+  // on its tab, rather than flashing "no longer listed" and opening again on Info.
+  const [held, setHeld] = useState<Container | undefined>(undefined);
+  const [awaitingRecreated, setAwaitingRecreated] = useState(false);
+  if (listed !== undefined && listed !== held) setHeld(listed);
+  if (listed !== undefined && awaitingRecreated) setAwaitingRecreated(false);
+  useEffect(() => {
+    if (!awaitingRecreated) return;
+    const giveUp = setTimeout(() => setAwaitingRecreated(false), RECREATED_WAIT_MS);
+    return () => clearTimeout(giveUp);
+  }, [awaitingRecreated]);
+  const container = listed ?? (awaitingRecreated ? held : undefined);
   useLiveMessages('container_recreated', ({ data }) => {
-    if (keyOf(data.host_id, data.old_container_id) === key)
-      setKey(keyOf(data.host_id, data.new_container_id));
+    if (keyOf(data.host_id, data.old_container_id) !== key) return;
+    setKey(keyOf(data.host_id, data.new_container_id));
+    setAwaitingRecreated(true);
   });
   return (
     <Dialog
@@ -60,13 +78,21 @@ export function ContainerDetailDialog({
       {container === undefined ? (
         <p className="text-sm text-slate-400">This container is no longer listed.</p>
       ) : (
-        <DetailBody container={container} tab={tab} />
+        <DetailBody container={container} tab={tabShown} onTab={setTabShown} />
       )}
     </Dialog>
   );
 }
 
-function DetailBody({ container: c, tab }: { container: Container; tab: DetailTab }) {
+function DetailBody({
+  container: c,
+  tab,
+  onTab,
+}: {
+  container: Container;
+  tab: string;
+  onTab: (tab: string) => void;
+}) {
   return (
     <div data-testid="container-detail" className="flex min-h-0 flex-1 flex-col">
       <header className="mb-4 flex items-center gap-3">
@@ -85,7 +111,7 @@ function DetailBody({ container: c, tab }: { container: Container; tab: DetailTa
           <PowerButtons container={c} variant="dialog" />
         </div>
       </header>
-      <Tabs defaultValue={tab} className="flex min-h-0 flex-1 flex-col">
+      <Tabs value={tab} onValueChange={onTab} className="flex min-h-0 flex-1 flex-col">
         <TabsList tabs={[...DETAIL_TABS]} />
         <TabPanel value="info">
           <InfoTab container={c} />

@@ -79,7 +79,9 @@ export function UpdatesTab({ container: c }: { container: Container }) {
   };
 
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: updateStatusQueryOptions(c).queryKey });
+    // The host's every status, not this id's alone: an update recreates the container, and the
+    // dialog may already show the new one.
+    void qc.invalidateQueries({ queryKey: updateStatusQueryOptions(c).queryKey.slice(0, 2) });
     void qc.invalidateQueries({ queryKey: containersQueryOptions().queryKey });
     void qc.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
   };

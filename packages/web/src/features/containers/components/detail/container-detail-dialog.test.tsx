@@ -1,0 +1,115 @@
+import type { Container, LiveMessage } from '@berth/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { containersQueryOptions, NO_CONTAINERS } from '@/lib/queries';
+import { ContainerDetailDialog } from './container-detail-dialog';
+
+/** Live messages delivered by the test, and how often the Updates tab was mounted. */
+const live = vi.hoisted(() => ({
+  handlers: new Set<(message: { type: string }) => void>(),
+  updatesMounts: 0,
+}));
+
+vi.mock('@/lib/live/live-provider', async () => {
+  const react = await import('react');
+  return {
+    useLiveMessages: (type: string, handler: (m: unknown) => void) => {
+      const latest = react.useRef(handler);
+      react.useEffect(() => {
+        latest.current = handler;
+      });
+      react.useEffect(() => {
+        const h = (m: { type: string }) => {
+          if (m.type === type) latest.current(m);
+        };
+        live.handlers.add(h);
+        return () => void live.handlers.delete(h);
+      }, [type]);
+    },
+  };
+});
+// The other tabs and the buttons are not what this tests (and draw charts jsdom cannot).
+vi.mock('../power-buttons', () => ({ PowerButtons: () => null }));
+vi.mock('../container-logs-panel', () => ({ ContainerLogsPanel: () => null }));
+vi.mock('./info-tab', () => ({ InfoTab: () => null }));
+vi.mock('./events-tab', () => ({ EventsTab: () => null }));
+vi.mock('./alerts-tab', () => ({ AlertsTab: () => null }));
+vi.mock('./health-check-tab', () => ({ HealthCheckTab: () => null }));
+vi.mock('./updates-tab', () => ({
+  UpdatesTab: ({ container }: { container: Container }) => {
+    useEffect(() => {
+      live.updatesMounts++;
+    }, []);
+    return <p data-testid="updates-stub">{container.id}</p>;
+  },
+}));
+
+const container = (id: string) =>
+  ({
+    host_id: 'h1',
+    host_name: 'edge',
+    id,
+    name: 'web',
+    state: 'running',
+    started_at: new Date().toISOString(),
+  }) as Container;
+
+/** Runs `change` and lets the query cache tell its observers (it does so on a timer). */
+const settled = (change: () => void) =>
+  act(async () => {
+    change();
+    await new Promise((r) => setTimeout(r, 10));
+  });
+const send = (message: LiveMessage) => settled(() => live.handlers.forEach((h) => h(message)));
+
+afterEach(() => {
+  cleanup();
+  live.handlers.clear();
+  live.updatesMounts = 0;
+});
+
+describe('the container dialog across an update that recreates the container', () => {
+  it('keeps its tab and the container it had until the new one is listed, then follows it', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+    const key = containersQueryOptions().queryKey;
+    const list = (...containers: Container[]) =>
+      settled(() => client.setQueryData(key, { ...NO_CONTAINERS, containers }));
+    client.setQueryData(key, { ...NO_CONTAINERS, containers: [container('aaaaaaaaaaaa')] });
+    render(
+      <QueryClientProvider client={client}>
+        <ContainerDetailDialog containerKey="h1:aaaaaaaaaaaa" tab="updates" onClose={() => {}} />
+      </QueryClientProvider>,
+    );
+    expect(screen.getByTestId('updates-stub').textContent).toBe('aaaaaaaaaaaa');
+
+    // The update announces the new container; the list that holds it comes a moment later,
+    // and the old one may already be gone from it.
+    await send({
+      type: 'container_recreated',
+      data: { host_id: 'h1', old_container_id: 'aaaaaaaaaaaa', new_container_id: 'bbbbbbbbbbbb' },
+    });
+    await list();
+    expect(screen.queryByText('This container is no longer listed.')).toBeNull();
+    expect(screen.getByTestId('updates-stub').textContent).toBe('aaaaaaaaaaaa');
+
+    await list(container('bbbbbbbbbbbb'));
+    expect(screen.getByTestId('updates-stub').textContent).toBe('bbbbbbbbbbbb');
+    expect(screen.getByRole('tab', { name: 'Updates' }).getAttribute('aria-selected')).toBe('true');
+    expect(live.updatesMounts).toBe(1);
+  });
+
+  it('says the container is gone when it is removed without being recreated', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+    const key = containersQueryOptions().queryKey;
+    client.setQueryData(key, { ...NO_CONTAINERS, containers: [container('aaaaaaaaaaaa')] });
+    render(
+      <QueryClientProvider client={client}>
+        <ContainerDetailDialog containerKey="h1:aaaaaaaaaaaa" tab="updates" onClose={() => {}} />
+      </QueryClientProvider>,
+    );
+    await settled(() => client.setQueryData(key, NO_CONTAINERS));
+    expect(screen.getByText('This container is no longer listed.')).toBeTruthy();
+  });
+});
