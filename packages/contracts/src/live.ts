@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alertSchema } from './alerts.js';
+import { containerKeySchema } from './common.js';
 import { batchItemSchema, batchJobSummarySchema } from './batch.js';
 import { eventSchema } from './events.js';
 import { healthCheckChangeSchema } from './health-checks.js';
@@ -107,7 +108,13 @@ export const liveMessageSchema = z.discriminatedUnion('type', [
   message('health_check_status_changed', healthCheckChangeSchema),
   message(
     'container_recreated',
-    z.object({ host_id: z.string(), old_container_id: z.string(), new_container_id: z.string() }),
+    // The open dialog follows the container by its composite keys.
+    z.object({
+      host_id: z.string(),
+      old_composite_key: containerKeySchema,
+      new_composite_key: containerKeySchema,
+      container_name: z.string(),
+    }),
   ),
 ]);
 export type LiveMessage = z.infer<typeof liveMessageSchema>;

@@ -232,7 +232,12 @@ export class UpdateExecution {
     // and must not read the row from before the update ("Update Available").
     r.hub.publish({
       type: 'container_recreated',
-      data: { host_id: c.hostId, old_container_id: c.id, new_container_id: newShort },
+      data: {
+        host_id: c.hostId,
+        old_composite_key: containerKey(c.hostId, c.id),
+        new_composite_key: containerKey(c.hostId, newShort),
+        container_name: c.name,
+      },
     });
     await this.event(
       c,

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  Container,
-  ExecuteUpdateResponse,
-  Host,
-  LiveMessage,
-  UpdateStatus,
+import {
+  containerKey,
+  type Container,
+  type ExecuteUpdateResponse,
+  type Host,
+  type LiveMessage,
+  type UpdateStatus,
 } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -181,7 +182,12 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
     expect(live.some((m) => m.type === 'container_update_layer_progress')).toBe(true);
     expect(live).toContainEqual({
       type: 'container_recreated',
-      data: { host_id: c.host_id, old_container_id: c.id, new_container_id: newId },
+      data: {
+        host_id: c.host_id,
+        old_composite_key: containerKey(c.host_id, c.id),
+        new_composite_key: containerKey(c.host_id, newId),
+        container_name: c.name,
+      },
     });
 
     const info = (JSON.parse(cli('inspect', name)) as unknown[])[0] as {

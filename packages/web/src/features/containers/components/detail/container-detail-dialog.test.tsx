@@ -88,7 +88,12 @@ describe('the container dialog across an update that recreates the container', (
     // and the old one may already be gone from it.
     await send({
       type: 'container_recreated',
-      data: { host_id: 'h1', old_container_id: 'aaaaaaaaaaaa', new_container_id: 'bbbbbbbbbbbb' },
+      data: {
+        host_id: 'h1',
+        old_composite_key: 'h1:aaaaaaaaaaaa',
+        new_composite_key: 'h1:bbbbbbbbbbbb',
+        container_name: 'web',
+      },
     });
     await list();
     expect(screen.queryByText('This container is no longer listed.')).toBeNull();

@@ -1,4 +1,3 @@
-import { containerKey as keyOf } from '@berth/contracts';
 import type { Container } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -64,8 +63,8 @@ export function ContainerDetailDialog({
   }, [awaitingRecreated]);
   const container = listed ?? (awaitingRecreated ? held : undefined);
   useLiveMessages('container_recreated', ({ data }) => {
-    if (keyOf(data.host_id, data.old_container_id) !== key) return;
-    setKey(keyOf(data.host_id, data.new_container_id));
+    if (data.old_composite_key !== key) return;
+    setKey(data.new_composite_key);
     setAwaitingRecreated(true);
   });
   return (
