@@ -37,6 +37,11 @@ describe('web app and health', () => {
     });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    // A chunk of another build (a tab open across an upgrade) is missing, not the app's page:
+    // the page's import fails and it reloads, rather than running HTML as a script.
+    const stale = await t.app.inject({ url: '/assets/app-0ld.js' });
+    expect(stale.statusCode).toBe(404);
+    expect(stale.json()).toEqual({ detail: 'Route GET /assets/app-0ld.js not found' });
     const api = await t.app.inject({ url: '/api/unknown' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ detail: 'Route GET /api/unknown not found' });

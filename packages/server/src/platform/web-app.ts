@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Serves the built web app; client routes (/hosts, /containers?…) fall back to index.html.
- * API and live-channel paths never fall back: they keep their JSON 404.
+ * API, live-channel and asset paths never fall back: they keep their JSON 404.
  */
 export async function registerWebApp(app: FastifyInstance, webDir: string): Promise<void> {
   const built = existsSync(join(webDir, 'index.html'));
@@ -42,7 +42,12 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
 function isClientRoute(method: string, url: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
   const path = pathOf(url);
-  return !path.startsWith('/api/') && path !== '/api' && !path.startsWith('/ws');
+  return (
+    !path.startsWith('/api/') &&
+    path !== '/api' &&
+    !path.startsWith('/ws') &&
+    !path.startsWith('/assets/')
+  );
 }
 
 const pathOf = (url: string): string => url.split('?')[0] ?? '';
