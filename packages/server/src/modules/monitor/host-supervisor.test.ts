@@ -159,33 +159,38 @@ describe('HostSupervisor: events against the first list', () => {
 });
 
 describe('HostSupervisor: one event stream', () => {
-  it('applies events that arrive slightly out of time order, as concurrent operations send them', async () => {
-    const { sup, seen } = supervise();
+  /** A supervised engine that listed no containers and is online, its events open. */
+  const onlineWithNoContainers = async () => {
+    const supervised = supervise();
     await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
     engine.answerList?.([]);
-    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    await waitFor('online', () => supervised.sup.status === 'online', 5000, 5);
+    return supervised;
+  };
+  /** Publishes two events in the reverse of their time order, and waits for both. */
+  const publishLaterFirst = async (seen: string[], earlier: EngineEvent, later: EngineEvent) => {
+    engine.events?.onEvent(later);
+    engine.events?.onEvent(earlier);
+    await waitFor('both applied', () => seen.length === 2, 5000, 5);
+  };
+
+  it('applies events that arrive slightly out of time order, as concurrent operations send them', async () => {
+    const { sup, seen } = await onlineWithNoContainers();
     const [first, second] = ['f'.repeat(64), '9'.repeat(64)];
     engine.containers.set(first, inspectOf(first, 'first', 'running'));
     engine.containers.set(second, inspectOf(second, 'second', 'created'));
     // Two `docker run`s at once: the engine stamps both, then publishes the later one first.
     const earlier = event('create', second, 'second');
-    engine.events?.onEvent(event('start', first, 'first'));
-    engine.events?.onEvent(earlier);
-    await waitFor('both applied', () => seen.length === 2, 5000, 5);
+    await publishLaterFirst(seen, earlier, event('start', first, 'first'));
     expect(sup.containers.get(second)?.state).toBe('created');
   });
 
   it("does not let a container's older event, arriving late, undo its newer state", async () => {
-    const { sup, seen } = supervise();
-    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
-    engine.answerList?.([]);
-    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    const { sup, seen } = await onlineWithNoContainers();
     const id = 'a'.repeat(64);
     engine.containers.set(id, inspectOf(id, 'web', 'running'));
     const created = event('create', id, 'web');
-    engine.events?.onEvent(event('start', id, 'web'));
-    engine.events?.onEvent(created);
-    await waitFor('both logged', () => seen.length === 2, 5000, 5);
+    await publishLaterFirst(seen, created, event('start', id, 'web'));
     expect(sup.containers.get(id)?.state).toBe('running');
   });
 });
