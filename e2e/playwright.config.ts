@@ -5,8 +5,16 @@ import { defineConfig } from '@playwright/test';
  * Berth server on a fresh database (see fixtures/test.ts), so tests never share state.
  * They do share the rig's engines: these files stop an engine or compare a count over a whole
  * engine, which a neighbour adding containers would upset, so they run alone, after the rest.
+ * The event log's test reads whole engines' logs too: a neighbour's burst of events (a batch
+ * restart logs twenty) pushed its rows off the first page, and a neighbour's kill added an
+ * error to its severity filter.
  */
-const engineWide = ['host-offline.spec.ts', 'dashboard.spec.ts', 'host-panels.spec.ts'];
+const engineWide = [
+  'host-offline.spec.ts',
+  'dashboard.spec.ts',
+  'host-panels.spec.ts',
+  'event-log.spec.ts',
+];
 
 export default defineConfig({
   testDir: './tests',

@@ -42,7 +42,7 @@ test('filters, search on Enter, ?host_id= and ?scope_id=, Reset, row panels and 
 }) => {
   const api = await apiFor(readyServer.url);
   const { edge, core, crash, idle } = await seed(api);
-  // A tall window (35 a page): other tests' containers on the shared rig engines log events too.
+  // A tall window (35 a page): this test's rows and its hosts' stay on the first page.
   await page.setViewportSize({ width: 1440, height: 1600 });
   await signIn(page);
   await page.goto('/events');
