@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { alertSchema } from './alerts.js';
-import { containerKeySchema } from './common.js';
 import { batchItemSchema, batchJobSummarySchema } from './batch.js';
+import { containerKeySchema } from './common.js';
 import { eventSchema } from './events.js';
 import { healthCheckChangeSchema } from './health-checks.js';
 import { hostSchema, hostStatusSchema } from './hosts.js';

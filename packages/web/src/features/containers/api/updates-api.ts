@@ -13,9 +13,12 @@ import { containersQueryOptions, updatesSummaryQueryOptions } from '@/lib/querie
 const path = (c: Pick<Container, 'host_id' | 'id'>, suffix: string) =>
   `/hosts/${c.host_id}/containers/${c.id}/${suffix}`;
 
+/** The cache key under which every update status of one host lives. */
+export const hostUpdateStatusesKey = (hostId: string) => ['update-status', hostId] as const;
+
 export const updateStatusQueryOptions = ({ host_id, id }: Pick<Container, 'host_id' | 'id'>) =>
   queryOptions({
-    queryKey: ['update-status', host_id, id],
+    queryKey: [...hostUpdateStatusesKey(host_id), id],
     queryFn: () => api(path({ host_id, id }, 'update-status'), updateStatusSchema),
   });
 

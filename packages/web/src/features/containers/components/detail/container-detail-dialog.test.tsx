@@ -64,6 +64,23 @@ const settled = (change: () => void) =>
   });
 const send = (message: LiveMessage) => settled(() => live.handlers.forEach((h) => h(message)));
 
+/**
+ * Opens the dialog on the Updates tab of container aaaaaaaaaaaa; returns how the test lists
+ * the containers after that (the live list's cache, as the live channel writes it).
+ */
+function openOnUpdates() {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+  const key = containersQueryOptions().queryKey;
+  client.setQueryData(key, { ...NO_CONTAINERS, containers: [container('aaaaaaaaaaaa')] });
+  render(
+    <QueryClientProvider client={client}>
+      <ContainerDetailDialog containerKey="h1:aaaaaaaaaaaa" tab="updates" onClose={() => {}} />
+    </QueryClientProvider>,
+  );
+  return (...containers: Container[]) =>
+    settled(() => client.setQueryData(key, { ...NO_CONTAINERS, containers }));
+}
+
 afterEach(() => {
   cleanup();
   live.handlers.clear();
@@ -72,16 +89,7 @@ afterEach(() => {
 
 describe('the container dialog across an update that recreates the container', () => {
   it('keeps its tab and the container it had until the new one is listed, then follows it', async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-    const key = containersQueryOptions().queryKey;
-    const list = (...containers: Container[]) =>
-      settled(() => client.setQueryData(key, { ...NO_CONTAINERS, containers }));
-    client.setQueryData(key, { ...NO_CONTAINERS, containers: [container('aaaaaaaaaaaa')] });
-    render(
-      <QueryClientProvider client={client}>
-        <ContainerDetailDialog containerKey="h1:aaaaaaaaaaaa" tab="updates" onClose={() => {}} />
-      </QueryClientProvider>,
-    );
+    const list = openOnUpdates();
     expect(screen.getByTestId('updates-stub').textContent).toBe('aaaaaaaaaaaa');
 
     // The update announces the new container; the list that holds it comes a moment later,
@@ -106,15 +114,8 @@ describe('the container dialog across an update that recreates the container', (
   });
 
   it('says the container is gone when it is removed without being recreated', async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
-    const key = containersQueryOptions().queryKey;
-    client.setQueryData(key, { ...NO_CONTAINERS, containers: [container('aaaaaaaaaaaa')] });
-    render(
-      <QueryClientProvider client={client}>
-        <ContainerDetailDialog containerKey="h1:aaaaaaaaaaaa" tab="updates" onClose={() => {}} />
-      </QueryClientProvider>,
-    );
-    await settled(() => client.setQueryData(key, NO_CONTAINERS));
+    const list = openOnUpdates();
+    await list();
     expect(screen.getByText('This container is no longer listed.')).toBeTruthy();
   });
 });

@@ -49,23 +49,21 @@ export function ContainerDetailDialog({
     ...containersQueryOptions(),
     select: ({ containers: all }) => all.find((c) => containerKey(c) === key),
   }).data;
-  // The container as last listed. A recreated container (an update) is announced before the
-  // list that holds it arrives: until then the dialog keeps showing the one it had, and stays
-  // on its tab, rather than flashing "no longer listed" and opening again on Info.
-  const [held, setHeld] = useState<Container | undefined>(undefined);
-  const [awaitingRecreated, setAwaitingRecreated] = useState(false);
-  if (listed !== undefined && listed !== held) setHeld(listed);
-  if (listed !== undefined && awaitingRecreated) setAwaitingRecreated(false);
+  // A recreated container (an update) is announced before the list that holds it arrives:
+  // until then the dialog keeps showing the one it had, and stays on its tab, rather than
+  // flashing "no longer listed" and opening again on Info.
+  const [standIn, setStandIn] = useState<Container | undefined>(undefined);
+  if (listed !== undefined && standIn !== undefined) setStandIn(undefined);
   useEffect(() => {
-    if (!awaitingRecreated) return;
-    const giveUp = setTimeout(() => setAwaitingRecreated(false), RECREATED_WAIT_MS);
+    if (standIn === undefined) return;
+    const giveUp = setTimeout(() => setStandIn(undefined), RECREATED_WAIT_MS);
     return () => clearTimeout(giveUp);
-  }, [awaitingRecreated]);
-  const container = listed ?? (awaitingRecreated ? held : undefined);
+  }, [standIn]);
+  const container = listed ?? standIn;
   useLiveMessages('container_recreated', ({ data }) => {
     if (data.old_composite_key !== key) return;
+    setStandIn(listed);
     setKey(data.new_composite_key);
-    setAwaitingRecreated(true);
   });
   return (
     <Dialog

@@ -12,6 +12,7 @@ import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions, updatesSummaryQueryOptions } from '@/lib/queries';
 import {
   executeUpdate,
+  hostUpdateStatusesKey,
   rollbackUpdate,
   updateStatusQueryOptions,
   useCheckUpdate,
@@ -81,7 +82,7 @@ export function UpdatesTab({ container: c }: { container: Container }) {
   const refresh = () => {
     // The host's every status, not this id's alone: an update recreates the container, and the
     // dialog may already show the new one.
-    void qc.invalidateQueries({ queryKey: updateStatusQueryOptions(c).queryKey.slice(0, 2) });
+    void qc.invalidateQueries({ queryKey: hostUpdateStatusesKey(c.host_id) });
     void qc.invalidateQueries({ queryKey: containersQueryOptions().queryKey });
     void qc.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
   };
