@@ -98,6 +98,11 @@ test('the Updates tab checks, changes settings and applies an update with live p
   const toasts = await recordTexts(page, '[data-sonner-toast]');
   await force.getByRole('button', { name: 'Update Anyway' }).click();
   await expect(tab.getByTestId('update-progress')).toBeVisible();
+  // Meanwhile the container takes no power actions (a start of its stopped previous self
+  // would undo the update).
+  await expect(
+    page.getByTestId('container-detail').getByRole('button', { name: /^(Start|Stop)$/ }),
+  ).toBeDisabled();
   await expect
     .poll(stages, { timeout: 60_000 })
     .toContainEqual(expect.stringContaining('Update complete'));

@@ -137,7 +137,8 @@ export async function createServices(
     statsSource: config.statsSource,
   });
   hosts.attachRuntime(monitor);
-  const containers = new ContainersService(monitor, events);
+  const isUpdating = (hostId: string, name: string) => updates.isUpdating(hostId, name);
+  const containers = new ContainersService(monitor, events, isUpdating);
   const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
   alerts.attachEngine(monitor, async () =>
     (await hosts.rows()).map((h) => ({
@@ -221,6 +222,7 @@ export async function createServices(
       events,
       hub,
       log,
+      updating: isUpdating,
     }),
     probe,
     version,

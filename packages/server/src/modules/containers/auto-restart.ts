@@ -5,6 +5,7 @@ import type { EventsService } from '../events/index.js';
 import type { ContainerSettings } from '../container-settings/index.js';
 import type { Fleet } from '../monitor/index.js';
 import type { SettingsService } from '../settings/index.js';
+import type { UpdatingQuery } from './containers.service.js';
 
 /** A restart that dies again within this long continues the same episode (same counter). */
 const EPISODE_MS = 60_000;
@@ -22,6 +23,7 @@ export interface AutoRestartDeps {
   events: EventsService;
   hub: LiveHub;
   log: FastifyBaseLogger;
+  updating?: UpdatingQuery;
 }
 
 /**
@@ -58,7 +60,7 @@ export class AutoRestarter {
       this.cancel(key);
       return;
     }
-    if (action !== 'die' || !this.enabledFor(hostId, name)) return;
+    if (action !== 'die' || !this.enabledFor(hostId, name) || this.isUpdating(hostId, name)) return;
     const { max_retries, retry_delay } = this.deps.settings.get();
     const episode = this.episodes.get(key);
     const continuing = episode !== undefined && Date.now() - episode.lastRestartAt < EPISODE_MS;
@@ -73,6 +75,11 @@ export class AutoRestarter {
       return;
     }
     this.schedule(key, hostId, name, attempt, retry_delay * 1000);
+  }
+
+  /** An update stops, renames and replaces containers itself, and rolls back on failure. */
+  private isUpdating(hostId: string, name: string): boolean {
+    return this.deps.updating?.(hostId, name) ?? false;
   }
 
   private enabledFor(hostId: string, name: string): boolean {
@@ -103,7 +110,7 @@ export class AutoRestarter {
 
   private async restart(key: string, hostId: string, name: string, attempt: number) {
     const c = this.deps.fleet.containerByName(hostId, name);
-    if (c === undefined || !this.enabledFor(hostId, name)) return;
+    if (c === undefined || !this.enabledFor(hostId, name) || this.isUpdating(hostId, name)) return;
     if (c.state === 'running' || c.state === 'restarting') return;
     const max = this.deps.settings.get().max_retries;
     this.episodes.set(key, { attempt, lastRestartAt: Date.now(), gaveUp: false });

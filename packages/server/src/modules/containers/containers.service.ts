@@ -50,11 +50,15 @@ async function perform(docker: Docker, fullId: string, action: ContainerAction):
   }
 }
 
+/** Whether an update is replacing the named container (or the backup so named) right now. */
+export type UpdatingQuery = (hostId: string, containerName: string) => boolean;
+
 /** Container listing and actions on the real engines. */
 export class ContainersService {
   constructor(
     private readonly fleet: Fleet,
     private readonly events: EventsService,
+    private readonly updating: UpdatingQuery = () => false,
   ) {}
 
   list(hostId?: string): Container[] {
@@ -100,6 +104,10 @@ export class ContainersService {
     if (docker === null) throw conflict(`Host ${host.name} is offline`);
     const c = this.fleet.container(hostId, containerId);
     if (c === undefined) throw notFound('Container not found');
+    // The update owns the container and its backup until it ends: a start of the stopped
+    // backup, or a stop of the new container, would undo the update or its rollback.
+    if (this.updating(hostId, c.name))
+      throw conflict('Container is being updated; try again when the update has finished');
     const why = refusal(action, c);
     if (why !== null) throw conflict(why);
     try {

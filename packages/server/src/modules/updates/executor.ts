@@ -4,7 +4,7 @@ import { PullProgress, type LayerProgress, type PullEvent } from './pull-progres
 import { buildCreateOptions } from './recreate.js';
 import type { Credentials } from './registry.js';
 import { isConnectionLost, restoreBackup, type Backup } from './restore.js';
-import { errText } from './updates-context.js';
+import { backupName, errText } from './updates-context.js';
 
 export type Stage =
   | 'starting'
@@ -191,7 +191,7 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
   }
 
   const since = Date.now();
-  const backupName = `${name}-berth-old-${since}`;
+  const asideName = backupName(name, since);
   const oldC = docker.getContainer(old.Id);
   let newId: string | null = null;
   let failure: unknown;
@@ -202,7 +202,7 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
       if (old.State.Paused) await oldC.unpause();
       await oldC.stop({ t: (old.Config as { StopTimeout?: number }).StopTimeout ?? 10 });
     }
-    await oldC.rename({ name: backupName });
+    await oldC.rename({ name: asideName });
     hooks.stage('creating', 65, 'Creating new container');
     const created = await docker.createContainer(options.options);
     newId = created.id;

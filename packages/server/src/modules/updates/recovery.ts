@@ -1,7 +1,7 @@
 import { containerKey } from '@berth/contracts';
 import type Docker from 'dockerode';
 import { restoreBackup, type Backup } from './restore.js';
-import { updatingKey, type UpdatesContext } from './updates-context.js';
+import { parseBackupName, type UpdatesContext } from './updates-context.js';
 
 /**
  * Updates cut short. The ones this process saw lose their engine are remembered and finished
@@ -61,9 +61,9 @@ export class InterruptedUpdates {
     const names = new Set(all.flatMap((c) => c.Names.map((n) => n.replace(/^\//, ''))));
     for (const c of all) {
       const name = c.Names[0]?.replace(/^\//, '') ?? '';
-      const m = /^(.+)-berth-old-(\d+)$/.exec(name);
-      if (m?.[1] === undefined || this.ctx.updating.has(updatingKey(hostId, m[1]))) continue;
-      const original = m[1];
+      const parsed = parseBackupName(name);
+      if (parsed === null || this.ctx.isUpdating(hostId, parsed.original)) continue;
+      const { original, since } = parsed;
       if (names.has(original)) {
         await event(
           original,
@@ -76,7 +76,7 @@ export class InterruptedUpdates {
       const backup = docker.getContainer(c.Id);
       await backup.rename({ name: original });
       names.add(original);
-      const started = await startIfStoppedByUpdate(backup, Number(m[2]));
+      const started = await startIfStoppedByUpdate(backup, since);
       await event(
         original,
         c.Id,

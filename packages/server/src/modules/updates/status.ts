@@ -7,7 +7,7 @@ import {
 } from '@berth/contracts';
 import { detectChangelog, detectRegistryPage } from './links.js';
 import { validateUpdate } from './policies.js';
-import { COMPOSE_LABEL, updatingKey, type UpdatesContext } from './updates-context.js';
+import { COMPOSE_LABEL, type UpdatesContext } from './updates-context.js';
 
 /** What a container's update status shows, its per-container settings, and the summary. */
 export class UpdateStatusView {
@@ -54,7 +54,7 @@ export class UpdateStatusView {
       last_error: current?.last_error ?? null,
       failed_digest: row?.failed_digest ?? null,
       previous_image: row?.previous_image ?? null,
-      updating: this.ctx.updating.has(updatingKey(c.hostId, c.name)),
+      updating: this.ctx.isUpdating(c.hostId, c.name),
     };
   }
 

@@ -72,6 +72,15 @@ export const errText = (err: unknown): string => {
 /** A container being updated, by host and name (settings follow the name, not the id). */
 export const updatingKey = (hostId: string, name: string) => `${hostId}\u0000${name}`;
 
+/** The name the previous container takes while its update runs, kept until the new one is healthy. */
+export const backupName = (name: string, since: number) => `${name}-berth-old-${since}`;
+
+/** The original name and the update's start behind a backup's name; null for any other name. */
+export function parseBackupName(name: string): { original: string; since: number } | null {
+  const m = /^(.+)-berth-old-(\d+)$/.exec(name);
+  return m?.[1] === undefined ? null : { original: m[1], since: Number(m[2]) };
+}
+
 /**
  * What the parts of the updates module share: the store, the secret box, the runtime once
  * attached, and which containers are being updated right now.
@@ -79,6 +88,14 @@ export const updatingKey = (hostId: string, name: string) => `${hostId}\u0000${n
 export class UpdatesContext {
   rt: UpdatesRuntime | null = null;
   readonly updating = new Set<string>();
+
+  /** Whether the named container, or the original of a backup so named, is being updated. */
+  isUpdating(hostId: string, name: string): boolean {
+    return (
+      this.updating.has(updatingKey(hostId, name)) ||
+      this.updating.has(updatingKey(hostId, parseBackupName(name)?.original ?? name))
+    );
+  }
   /** How long a container without HEALTHCHECK must keep running to count as healthy. */
   settleMs = 10_000;
 

@@ -274,6 +274,31 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
     expect(again.failed_digest).not.toBeNull();
   });
 
+  it('while an update runs, neither the container nor its backup takes power actions', async () => {
+    const name = run(`${repo}:1.0.0`);
+    const c = await containerOf(name);
+    await mode(c, 'patch');
+    // A longer settle period: the new container runs under the name while the previous one
+    // waits, stopped and renamed, for as long as the test needs.
+    t.app.services.updates.settleMs = 6000;
+    try {
+      const update = api.post<ExecuteUpdateResponse>(`${base(c)}/execute-update`);
+      const fresh = await waitFor('new container listed', async () => {
+        const x = await containerOf(name);
+        return x.id !== c.id && x.state === 'running' ? x : undefined;
+      });
+      const busy = 'Container is being updated; try again when the update has finished';
+      const startBackup = await api.post<{ detail: string }>(`${base(c)}/start`);
+      expect(startBackup).toMatchObject({ status: 409, body: { detail: busy } });
+      const stopNew = await api.post<{ detail: string }>(`${base(fresh)}/stop`);
+      expect(stopNew).toMatchObject({ status: 409, body: { detail: busy } });
+      expect((await update).body.status).toBe('success');
+      expect((await api.post(`${base(fresh)}/restart`)).status).toBe(200);
+    } finally {
+      t.app.services.updates.settleMs = 1500;
+    }
+  });
+
   it('a stopped container stays stopped after its update', async () => {
     const name = run(`${repo}:1.0.0`);
     cli('stop', '-t', '1', name);

@@ -59,6 +59,11 @@ export class UpdatesService {
     this.ctx.rt = runtime;
   }
 
+  /** Whether the named container, or the original of a backup so named, is being updated. */
+  isUpdating(hostId: string, containerName: string): boolean {
+    return this.ctx.isUpdating(hostId, containerName);
+  }
+
   /** Last check-all result, for tests and the bench. */
   get lastRun(): { requests: number; ms: number } | null {
     return this.checks.lastRun;

@@ -3,6 +3,7 @@ import { Play, RotateCw, Square } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { useContainerAction } from '@/lib/container-actions';
+import { useUpdateRunning } from '../lib/update-running';
 
 type Power = 'start' | 'stop' | 'restart';
 const PENDING_TEXT: Record<Power, string> = {
@@ -14,7 +15,7 @@ const PENDING_TEXT: Record<Power, string> = {
 /**
  * Start, or Stop and Restart, for one container. The detail dialog keeps Restart in place
  * (disabled unless running); the drawer shows only what applies and says what it started
- * (spec 2 §2.6, §8).
+ * (spec 2 §2.6, §8). While an update of the container runs, all of them wait.
  */
 export function PowerButtons({
   container: c,
@@ -25,13 +26,20 @@ export function PowerButtons({
 }) {
   const action = useContainerAction();
   const running = c.state === 'running';
-  const busy = action.isPending;
+  const updating = useUpdateRunning(c);
+  const busy = action.isPending || updating;
   const act = (name: Power) => {
     if (variant === 'drawer') toast.info(PENDING_TEXT[name]);
     action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
   };
   const button = (name: Power, label: string, Icon: typeof Play, disabled = false) => (
-    <Button size="sm" variant="secondary" disabled={busy || disabled} onClick={() => act(name)}>
+    <Button
+      size="sm"
+      variant="secondary"
+      disabled={busy || disabled}
+      title={updating ? 'Container is being updated' : undefined}
+      onClick={() => act(name)}
+    >
       <Icon className="h-4 w-4" /> {label}
     </Button>
   );

@@ -4,32 +4,13 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { containersQueryOptions, NO_CONTAINERS } from '@/lib/queries';
+import { deliver } from '@/test/fake-live';
 import { ContainerDetailDialog } from './container-detail-dialog';
 
-/** Live messages delivered by the test, and how often the Updates tab was mounted. */
-const live = vi.hoisted(() => ({
-  handlers: new Set<(message: { type: string }) => void>(),
-  updatesMounts: 0,
-}));
+/** How often the Updates tab was mounted. */
+const live = vi.hoisted(() => ({ updatesMounts: 0 }));
 
-vi.mock('@/lib/live/live-provider', async () => {
-  const react = await import('react');
-  return {
-    useLiveMessages: (type: string, handler: (m: unknown) => void) => {
-      const latest = react.useRef(handler);
-      react.useEffect(() => {
-        latest.current = handler;
-      });
-      react.useEffect(() => {
-        const h = (m: { type: string }) => {
-          if (m.type === type) latest.current(m);
-        };
-        live.handlers.add(h);
-        return () => void live.handlers.delete(h);
-      }, [type]);
-    },
-  };
-});
+vi.mock('@/lib/live/live-provider', () => import('@/test/fake-live'));
 // The other tabs and the buttons are not what this tests (and draw charts jsdom cannot).
 vi.mock('../power-buttons', () => ({ PowerButtons: () => null }));
 vi.mock('../container-logs-panel', () => ({ ContainerLogsPanel: () => null }));
@@ -62,7 +43,7 @@ const settled = (change: () => void) =>
     change();
     await new Promise((r) => setTimeout(r, 10));
   });
-const send = (message: LiveMessage) => settled(() => live.handlers.forEach((h) => h(message)));
+const send = (message: LiveMessage) => settled(() => deliver(message));
 
 /**
  * Opens the dialog on the Updates tab of container aaaaaaaaaaaa; returns how the test lists
@@ -83,7 +64,6 @@ function openOnUpdates() {
 
 afterEach(() => {
   cleanup();
-  live.handlers.clear();
   live.updatesMounts = 0;
 });
 

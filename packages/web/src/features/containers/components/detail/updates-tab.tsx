@@ -9,6 +9,7 @@ import { errorText } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatTime } from '@/lib/format';
 import { useLiveMessages } from '@/lib/live/live-provider';
+import { isFinalUpdateStage } from '../../lib/update-running';
 import { containersQueryOptions, updatesSummaryQueryOptions } from '@/lib/queries';
 import {
   executeUpdate,
@@ -48,8 +49,7 @@ export function UpdatesTab({ container: c }: { container: Container }) {
   useLiveMessages('container_update_progress', ({ data }) => {
     if (data.host_id !== c.host_id || data.container_id !== c.id) return;
     setStage(data);
-    if (data.stage === 'completed' || data.stage === 'rolled_back' || data.stage === 'failed')
-      clearLater();
+    if (isFinalUpdateStage(data.stage)) clearLater();
   });
   useLiveMessages('container_update_layer_progress', ({ data }) => {
     if (data.host_id === c.host_id && data.container_id === c.id) setLayers(data);

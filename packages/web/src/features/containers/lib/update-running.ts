@@ -1,0 +1,20 @@
+import type { Container } from '@berth/contracts';
+import { useState } from 'react';
+import { useLiveMessages } from '@/lib/live/live-provider';
+
+/** The stages after which an update no longer holds its container. */
+export const isFinalUpdateStage = (stage: string) =>
+  stage === 'completed' || stage === 'rolled_back' || stage === 'failed';
+
+/**
+ * Whether an update of this container is running, from its live progress. The server refuses
+ * power actions meanwhile (a start of the stopped previous container would undo the update).
+ */
+export function useUpdateRunning(c: Pick<Container, 'host_id' | 'id'>): boolean {
+  const [running, setRunning] = useState(false);
+  useLiveMessages('container_update_progress', ({ data }) => {
+    if (data.host_id === c.host_id && data.container_id === c.id)
+      setRunning(!isFinalUpdateStage(data.stage));
+  });
+  return running;
+}
