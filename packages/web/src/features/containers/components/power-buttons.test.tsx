@@ -21,11 +21,13 @@ afterEach(cleanup);
 
 describe('the power buttons while the container is being updated', () => {
   it('wait from the first stage of its update to the last, and ignore other containers', () => {
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <PowerButtons container={web} variant="dialog" />
-      </QueryClientProvider>,
+    const client = new QueryClient();
+    const shown = (c: Container) => (
+      <QueryClientProvider client={client}>
+        <PowerButtons container={c} variant="dialog" />
+      </QueryClientProvider>
     );
+    const { rerender } = render(shown(web));
     const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
     const stop = () => button('Stop');
     expect(stop().disabled).toBe(false);
@@ -35,6 +37,11 @@ describe('the power buttons while the container is being updated', () => {
     expect(stop().disabled).toBe(true);
     expect(stop().title).toBe('Container is being updated');
     expect(button('Restart').disabled).toBe(true);
+    // The same buttons shown for another container (the drawer moves on) are its own.
+    rerender(shown({ ...web, id: 'cccccccccccc' }));
+    expect(stop().disabled).toBe(false);
+    rerender(shown(web));
+    expect(stop().disabled).toBe(true);
     progress('aaaaaaaaaaaa', 'rolled_back');
     expect(stop().disabled).toBe(false);
   });

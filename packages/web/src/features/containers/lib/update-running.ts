@@ -9,12 +9,14 @@ export const isFinalUpdateStage = (stage: string) =>
 /**
  * Whether an update of this container is running, from its live progress. The server refuses
  * power actions meanwhile (a start of the stopped previous container would undo the update).
+ * The answer belongs to one container: a component shown for another one starts at false.
  */
 export function useUpdateRunning(c: Pick<Container, 'host_id' | 'id'>): boolean {
-  const [running, setRunning] = useState(false);
+  const key = `${c.host_id}:${c.id}`;
+  const [runningFor, setRunningFor] = useState<string | null>(null);
   useLiveMessages('container_update_progress', ({ data }) => {
-    if (data.host_id === c.host_id && data.container_id === c.id)
-      setRunning(!isFinalUpdateStage(data.stage));
+    if (data.host_id !== c.host_id || data.container_id !== c.id) return;
+    setRunningFor(isFinalUpdateStage(data.stage) ? null : key);
   });
-  return running;
+  return runningFor === key;
 }
