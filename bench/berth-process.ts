@@ -104,13 +104,26 @@ export function timeAnswer(
   });
 }
 
-/** Debian's Chromium with one page signed in to `berth` (the cookie of its API client). */
-export async function openSignedInPage(berth: BerthProcess, width = 1440, height = 900) {
+/** Debian's Chromium, as the benches run it. */
+export async function launchChromium() {
   const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({
+  return chromium.launch({
     executablePath: chromiumExecutable(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
   });
+}
+
+/**
+ * One page signed in to `berth` (the cookie of its API client), in a fresh context (nothing
+ * cached) of `shared`, or of a browser of its own when none is given.
+ */
+export async function openSignedInPage(
+  berth: BerthProcess,
+  width = 1440,
+  height = 900,
+  shared?: Awaited<ReturnType<typeof launchChromium>>,
+) {
+  const browser = shared ?? (await launchChromium());
   // Playwright evaluates string predicates, which Berth's CSP (no 'unsafe-eval') refuses.
   const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
   await context.addCookies([

@@ -2,14 +2,21 @@
 // server and live channel (fake engines stand in for Docker; see fake-engine.ts). Prints
 // time to first render, frames per second while containers_update arrives every 2 s, and
 // the JavaScript the first screen transfers. Needs a build (`npm run build`).
-// With LOADS > 1 the page is loaded that many times (a fresh browser each time) and the
-// medians are printed; with builds named (copies of packages/web/dist), each load takes them
-// in turn, served beside the same server (web-build-proxy.ts), so one run compares them.
+// Each load opens a fresh browser context (nothing cached: no scripts, no compiled code) in
+// one running browser, as a user's browser is running when they open Berth; Chromium's own
+// start, paid once, is left out by a first visit that loads none of the web app.
+// BENCH_BROWSER=fresh launches a browser for each load instead (figures before 2026-11-27).
+// With LOADS > 1 the page is loaded that many times and the medians are printed; with builds
+// named (copies of packages/web/dist), each load takes them in turn, served beside the same
+// server (web-build-proxy.ts), so one run compares them. Those builds' files come from the
+// proxy, never held up by the server's own work: compare them with each other only.
+// BENCH_TRACE=1: a Chromium trace (with the JavaScript profile) of the first load.
+// BENCH_SERVER_PROF=1: a CPU profile of the server for the whole run, in /tmp/berth-server-prof.
 // Usage: node bench/dashboard.ts [hosts=50] [containersPerHost=20] [fpsSeconds=10] [loads=1] [dist ...]
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openSignedInPage, startBerth } from './berth-process.ts';
+import { launchChromium, openSignedInPage, startBerth } from './berth-process.ts';
 import { startFakeEnginesApart } from './fake-engine.ts';
 import { summarizeTrace } from './trace-summary.ts';
 import { f1 } from './figures.ts';
@@ -28,6 +35,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const engines = await startFakeEnginesApart(HOSTS, ENGINE_PORT, PER_HOST, 'h');
 const berth = await startBerth(PORT, {
   BERTH_STATS_SOURCE: process.env.BENCH_STATS ?? 'api',
+  ...(process.env.BENCH_SERVER_PROF
+    ? { NODE_OPTIONS: '--cpu-prof --cpu-prof-dir=/tmp/berth-server-prof --cpu-prof-interval=500' }
+    : {}),
   ...(process.env.BENCH_LOG_LEVEL ? { BERTH_LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
 });
 for (let i = 0; i < HOSTS; i++) {
@@ -47,9 +57,16 @@ for (let i = 0; i < 300; i++) {
 
 if (process.env.BENCH_VIEW)
   await berth.api('/v2/user/view-mode', { view_mode: process.env.BENCH_VIEW });
+const shared = process.env.BENCH_BROWSER === 'fresh' ? undefined : await launchChromium();
+if (shared !== undefined) {
+  const warmUp = await shared.newContext();
+  await (await warmUp.newPage()).goto(`${berth.base}/api/health`);
+  await warmUp.close();
+}
+
 /** The first render's figures of one load, and the page (still open) for what follows. */
 async function loadDashboard(base: string, dist: string, trace: string | null) {
-  const { browser, context, page } = await openSignedInPage(berth);
+  const { browser, context, page } = await openSignedInPage(berth, 1440, 900, shared);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   let scriptBytes = 0;
@@ -77,6 +94,7 @@ async function loadDashboard(base: string, dist: string, trace: string | null) {
         'blink',
         'loading',
         'toplevel',
+        'disabled-by-default-v8.cpu_profiler',
       ],
     });
   // The page stamps two frames itself (an init script checking once a frame): the first in
@@ -137,7 +155,7 @@ async function loadDashboard(base: string, dist: string, trace: string | null) {
     0,
   );
   return {
-    browser,
+    close: () => (shared === undefined ? browser.close() : context.close()),
     page,
     firstRenderMs,
     allCardsMs,
@@ -178,7 +196,7 @@ const frames = await first.page.evaluate<{ count: number; longTasks: number }>(`
   observer.disconnect();
   return { count, longTasks };
 })()`);
-await first.browser.close();
+await first.close();
 
 // Further loads, the builds in turn; the first load counts among its build's.
 const runs = new Map(
@@ -197,7 +215,7 @@ runs.get(builds[0] ?? null)?.push({
 for (let load = 1; load < LOADS * builds.length; load++) {
   const build = builds[load % builds.length] ?? null;
   const next = await loadDashboard(where(build).base, where(build).dist, null);
-  await next.browser.close();
+  await next.close();
   runs.get(build)?.push({
     wall: next.firstRenderMs,
     all: next.allCardsMs,
@@ -238,6 +256,7 @@ if (LOADS > 1 || builds.length > 1)
     );
 
 for (const proxy of proxies) proxy.close();
+await shared?.close();
 berth.stop();
 await engines.close();
 process.exit(0);
