@@ -9,6 +9,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
+import { whenFirstScreenSettled } from './first-screen-settled';
 import { LiveClient, liveUrl, type LiveStatus } from './live-client';
 import { LiveRouter } from './live-routing';
 
@@ -126,8 +127,9 @@ export function LiveProvider({ enabled, children }: { enabled: boolean; children
         hub.deliver(message);
       },
     });
-    client.start();
+    const cancelWait = whenFirstScreenSettled(queryClient, () => client.start());
     return () => {
+      cancelWait();
       stopListening();
       client.stop();
     };
