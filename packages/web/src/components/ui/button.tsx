@@ -2,7 +2,7 @@ import type { ButtonHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 
 const VARIANTS = {
-  primary: 'bg-accent text-white hover:bg-accent-strong disabled:bg-accent/50',
+  primary: 'bg-accent text-white hover:bg-accent-strong',
   secondary: 'border border-slate-700 bg-slate-800 text-slate-100 hover:bg-slate-700',
   ghost: 'text-slate-300 hover:bg-slate-800 hover:text-white',
   danger: 'bg-red-600 text-white hover:bg-red-500',
@@ -13,7 +13,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   size?: 'sm' | 'md' | 'icon';
 }
 
-/** Our button: one look per variant, visible focus ring. */
+/** Our button: one look per variant, visible focus ring, dimmed while disabled. */
 export function Button({
   variant = 'primary',
   size = 'md',
@@ -26,7 +26,7 @@ export function Button({
       type={type}
       className={cn(
         'inline-flex items-center justify-center gap-2 rounded-md text-sm font-medium transition-colors',
-        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed',
+        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50',
         size === 'sm' && 'h-8 px-3',
         size === 'md' && 'h-10 px-4',
         size === 'icon' && 'h-8 w-8',
