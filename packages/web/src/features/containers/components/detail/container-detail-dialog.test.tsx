@@ -93,6 +93,25 @@ describe('the container dialog across an update that recreates the container', (
     expect(live.updatesMounts).toBe(1);
   });
 
+  it('keeps the name it had while the update holds the container under a backup name', async () => {
+    const list = openOnUpdates();
+    const renamed = (name: string) => ({ ...container('aaaaaaaaaaaa'), name });
+    const progress = (stage: string) =>
+      send({
+        type: 'container_update_progress',
+        data: { host_id: 'h1', container_id: 'aaaaaaaaaaaa', stage, progress: 60, message: stage },
+      });
+    const title = () => screen.getByRole('heading', { level: 2 }).textContent;
+    await progress('backup');
+    await list(renamed('web-berth-old-1700000000000'));
+    expect(title()).toBe('web (edge)');
+    await progress('rolled_back');
+    expect(title()).toBe('web-berth-old-1700000000000 (edge)');
+    // Without an update, a rename is shown as it is.
+    await list(renamed('web-2'));
+    expect(title()).toBe('web-2 (edge)');
+  });
+
   it('says the container is gone when it is removed without being recreated', async () => {
     const list = openOnUpdates();
     await list();

@@ -10,6 +10,7 @@ import { formatSince } from '@/lib/format';
 import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions } from '@/lib/queries';
 import { ContainerLogsPanel } from '../container-logs-panel';
+import { useUpdateRunning } from '../../lib/update-running';
 import { PowerButtons } from '../power-buttons';
 import { AlertsTab } from './alerts-tab';
 import { EventsTab } from './events-tab';
@@ -60,6 +61,7 @@ export function ContainerDetailDialog({
     return () => clearTimeout(giveUp);
   }, [standIn]);
   const container = listed ?? standIn;
+  const name = useNameBeforeUpdate(container);
   useLiveMessages('container_recreated', ({ data }) => {
     if (data.old_composite_key !== key) return;
     setStandIn(listed);
@@ -69,7 +71,7 @@ export function ContainerDetailDialog({
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={container === undefined ? 'Container' : `${container.name} (${container.host_name})`}
+      title={container === undefined ? 'Container' : `${name} (${container.host_name})`}
       className="flex h-[calc(100vh-3rem)] w-[calc(100vw-3rem)] max-w-none flex-col overflow-y-auto"
     >
       {container === undefined ? (
@@ -79,6 +81,21 @@ export function ContainerDetailDialog({
       )}
     </Dialog>
   );
+}
+
+const NO_CONTAINER = { host_id: '', id: '', name: '' };
+
+/**
+ * The container's name, kept from the start of its update to the end: meanwhile the engine
+ * holds the previous container under a backup name, and that is not what the operator opened.
+ */
+function useNameBeforeUpdate(c: Pick<Container, 'host_id' | 'id' | 'name'> | undefined): string {
+  const shown = c ?? NO_CONTAINER;
+  const updating = useUpdateRunning(shown);
+  const [held, setHeld] = useState<string | null>(null);
+  if (updating && held === null) setHeld(shown.name);
+  if (!updating && held !== null) setHeld(null);
+  return updating ? (held ?? shown.name) : shown.name;
 }
 
 function DetailBody({
