@@ -104,6 +104,34 @@ describe('auto-restart (spec 2 §4)', { timeout: 60_000 }, () => {
     expect(running(viaBerth.name)).toBe(false);
   });
 
+  it('leaves a container alone while an update holds it, and its backup too', async () => {
+    const { name, id } = await guarded("trap 'exit 0' TERM; while :; do sleep 1; done");
+    const backup = await guarded("trap 'exit 0' TERM; while :; do sleep 1; done");
+    const aside = `${name}-berth-old-1700000000000`;
+    dockerCli(engine, ['rename', backup.name, aside]);
+    made.splice(made.indexOf(backup.name), 1, aside);
+    // The update itself is not what this tests: the updates module says it runs on `name`.
+    const updates = t.app.services.updates;
+    const isUpdating = updates.isUpdating.bind(updates);
+    updates.isUpdating = (hostId, containerName) =>
+      containerName === name || isUpdating(hostId, containerName);
+    try {
+      await waitFor('backup renamed', async () =>
+        (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.some(
+          (c) => c.name === aside,
+        ),
+      );
+      dockerCli(engine, ['kill', name]);
+      dockerCli(engine, ['kill', aside]);
+      await waitFor('killed', async () => (await state(id)) === 'exited');
+      await sleep(8000);
+      expect(running(name)).toBe(false);
+      expect(running(aside)).toBe(false);
+    } finally {
+      updates.isUpdating = isUpdating;
+    }
+  });
+
   it('stops after max_retries when the container keeps dying, and reports the failure', async () => {
     const { name } = await guarded('sleep 1; exit 3');
     await waitFor(
