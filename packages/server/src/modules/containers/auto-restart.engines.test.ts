@@ -110,17 +110,23 @@ describe('auto-restart (spec 2 §4)', { timeout: 60_000 }, () => {
     const aside = `${name}-berth-old-1700000000000`;
     dockerCli(engine, ['rename', backup.name, aside]);
     made.splice(made.indexOf(backup.name), 1, aside);
-    // The update itself is not what this tests: the updates module says it runs on `name`.
+    await waitFor('backup renamed', async () =>
+      (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.some(
+        (c) => c.name === aside,
+      ),
+    );
+    // Settings follow the name: the backup's own auto-restart, so only the guard keeps it down.
+    const on = await api.post(`/hosts/${host.id}/containers/${backup.id}/auto-restart`, {
+      enabled: true,
+    });
+    expect(on.status).toBe(200);
+    // The update itself is not what this tests (updates.engines.test.ts runs real ones): the
+    // updates module says it holds `name` and its backup.
     const updates = t.app.services.updates;
     const isUpdating = updates.isUpdating.bind(updates);
     updates.isUpdating = (hostId, containerName) =>
-      containerName === name || isUpdating(hostId, containerName);
+      [name, aside].includes(containerName) || isUpdating(hostId, containerName);
     try {
-      await waitFor('backup renamed', async () =>
-        (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.some(
-          (c) => c.name === aside,
-        ),
-      );
       dockerCli(engine, ['kill', name]);
       dockerCli(engine, ['kill', aside]);
       await waitFor('killed', async () => (await state(id)) === 'exited');

@@ -91,11 +91,13 @@ export class UpdatesContext {
 
   /** Whether the named container, or the original of a backup so named, is being updated. */
   isUpdating(hostId: string, name: string): boolean {
+    const original = parseBackupName(name)?.original;
     return (
       this.updating.has(updatingKey(hostId, name)) ||
-      this.updating.has(updatingKey(hostId, parseBackupName(name)?.original ?? name))
+      (original !== undefined && this.updating.has(updatingKey(hostId, original)))
     );
   }
+
   /** How long a container without HEALTHCHECK must keep running to count as healthy. */
   settleMs = 10_000;
 
