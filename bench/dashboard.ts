@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { launchChromium, openSignedInPage, startBerth } from './berth-process.ts';
 import { startFakeEnginesApart } from './fake-engine.ts';
 import { summarizeTrace } from './trace-summary.ts';
-import { f1 } from './figures.ts';
+import { f1, machineSpeedMs } from './figures.ts';
 import { serveWebBuild } from './web-build-proxy.ts';
 
 const HOSTS = Number(process.argv[2] ?? 50);
@@ -57,6 +57,7 @@ for (let i = 0; i < 300; i++) {
 
 if (process.env.BENCH_VIEW)
   await berth.api('/v2/user/view-mode', { view_mode: process.env.BENCH_VIEW });
+const speedBefore = machineSpeedMs();
 const shared = process.env.BENCH_BROWSER === 'fresh' ? undefined : await launchChromium();
 if (shared !== undefined) {
   const warmUp = await shared.newContext();
@@ -233,6 +234,9 @@ for (let load = 1; load < LOADS * builds.length; load++) {
 
 const { body: sample } = await berth.api('/containers');
 console.log(`bench/dashboard: ${HOSTS} hosts × ${PER_HOST} containers (synthetic engines)`);
+console.log(
+  `  machine speed (bench/figures.ts, lower is faster): ${f1(speedBefore)} ms before the loads, ${f1(machineSpeedMs())} ms after`,
+);
 console.log(`  containers listed by the server: ${Array.isArray(sample) ? sample.length : 0}`);
 console.log(
   `  first render (navigation to the cards on screen drawn with their containers): ${first.firstRenderMs.toFixed(0)} ms; all ${Math.min(HOSTS, 50)} host cards drawn: ${first.allCardsMs.toFixed(0)} ms, main-thread tasks until then ${first.firstRenderTaskMs.toFixed(0)} ms`,

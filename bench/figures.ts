@@ -22,3 +22,24 @@ export function cpuTicks(pids: number[]): number {
 export const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? NaN;
 export const f1 = (n: number) => n.toFixed(1);
+
+/**
+ * The machine's speed right now: milliseconds (median of 5) for a fixed piece of JavaScript
+ * work on one core. This VM's speed drifts with its neighbours (bench/dashboard's first render
+ * read 703 ms and 967 ms for the same build two hours apart), so benchmarks print it beside
+ * their figures, and figures from runs whose speeds differ are not compared.
+ */
+export function machineSpeedMs(): number {
+  const times: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const start = performance.now();
+    const rows = Array.from({ length: 50_000 }, (_, i) => ({
+      id: i,
+      name: `row-${(i * 7919) % 50_000}`,
+    }));
+    const copy = JSON.parse(JSON.stringify(rows)) as typeof rows;
+    copy.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    times.push(performance.now() - start);
+  }
+  return pct(times, 50);
+}

@@ -12,7 +12,7 @@
 import { createServer } from 'node:http';
 import { chromium, type Browser } from '@playwright/test';
 import { startBerth } from './berth-process.ts';
-import { f1, pct } from './figures.ts';
+import { f1, machineSpeedMs, pct } from './figures.ts';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const OTHER = process.argv[3];
@@ -83,6 +83,7 @@ async function loadCold(browser: Browser, url: string): Promise<Load> {
   return { ...figures, form };
 }
 
+const speedBefore = machineSpeedMs();
 const berth = await startBerth(PORT);
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -98,6 +99,9 @@ await browser.close();
 berth.stop();
 
 const median = (xs: number[]) => pct(xs, 50);
+console.log(
+  `machine speed (bench/figures.ts, lower is faster): ${f1(speedBefore)} ms before the loads, ${f1(machineSpeedMs())} ms after`,
+);
 console.log(
   `each load starts from ${startPage === null ? 'a fresh tab' : `another site (${startPage})`}`,
 );
