@@ -52,6 +52,9 @@ describe('the fast schema check', () => {
       z.array(containerSchema),
       z.array(hostSchema),
       containersUpdateSchema,
+      // What the live client checks every message with: one message type it did not cover
+      // (a pattern) sent every message, the full state of 1,000 containers too, to zod.
+      liveMessageSchema,
       preferencesSchema,
       eventSchema,
       alertSchema,
@@ -107,13 +110,47 @@ describe('the fast schema check', () => {
     fc.assert(
       fc.property(
         fc.jsonValue(),
-        fc.constantFrom('ping', 'containers_update', 'host_removed', 'new_event', 'nope'),
+        fc.constantFrom(
+          'ping',
+          'containers_update',
+          'host_removed',
+          'new_event',
+          'container_recreated',
+          'nope',
+        ),
         (value, type) => {
           agrees(liveMessageSchema, value);
           agrees(liveMessageSchema, { type, data: value });
           agrees(hostSchema, value);
           agrees(preferencesSchema, value);
         },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('checks a pattern as zod does (a container key: host_id:container_id)', () => {
+    const recreated = (key: unknown) => ({
+      type: 'container_recreated',
+      data: {
+        host_id: 'h1',
+        old_composite_key: key,
+        new_composite_key: 'h1:b',
+        container_name: 'web',
+      },
+    });
+    const valid = recreated('h1:abc123def456');
+    const read = safeParseWith(liveMessageSchema, valid);
+    expect(read.success && read.data).toBe(valid);
+    expect(safeParseWith(liveMessageSchema, recreated('no-colon')).success).toBe(false);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.tuple(fc.string(), fc.string()).map(([a, b]) => `${a}:${b}`),
+          fc.jsonValue(),
+        ),
+        (key) => agrees(liveMessageSchema, recreated(key)),
       ),
       { numRuns: 2000 },
     );

@@ -38,6 +38,7 @@ interface CheckDef {
   minimum?: number;
   maximum?: number;
   length?: number;
+  pattern?: unknown;
 }
 interface Schema {
   _zod: { def: Def };
@@ -48,7 +49,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 const hasLength = (v: unknown): v is { length: number } =>
   typeof v === 'string' || Array.isArray(v);
 
-/** One of zod's checks (bounds, lengths, integers), or null for one not covered. */
+/** One of zod's checks (bounds, lengths, integers, patterns), or null for one not covered. */
 function compileRule(rule: CheckDef): Check | null {
   switch (rule.check) {
     case 'number_format':
@@ -80,6 +81,16 @@ function compileRule(rule: CheckDef): Check | null {
     case 'length_equals': {
       const length = rule.length;
       return (v) => hasLength(v) && v.length === length;
+    }
+    case 'string_format': {
+      // `.regex()` (a container's composite key): tested from the start, as zod tests it.
+      const pattern = rule.pattern;
+      if (rule.format !== 'regex' || !(pattern instanceof RegExp)) return null;
+      return (v) => {
+        if (typeof v !== 'string') return false;
+        pattern.lastIndex = 0;
+        return pattern.test(v);
+      };
     }
     default:
       return null;
