@@ -41,6 +41,10 @@ export async function startBerth(
       stdio: 'inherit',
     },
   );
+  // A benchmark that throws must not leave its server behind, polling the engines and taking
+  // CPU from every run after it (one was found fifteen minutes later, skewing two runs).
+  const stopOnExit = () => child.kill('SIGTERM');
+  process.once('exit', stopOnExit);
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) break;
@@ -72,6 +76,7 @@ export async function startBerth(
     },
     api,
     stop: () => {
+      process.off('exit', stopOnExit);
       child.kill('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     },
