@@ -280,6 +280,7 @@ describe('a registry behind the bearer-token flow', { timeout: 120_000 }, () => 
       `${repo}:1.1.0 true`,
     );
     expect(tokenRequests.some((r) => r.granted && r.user === USER)).toBe(true);
-    expect(tokenRequests.some((r) => !r.granted)).toBe(false);
+    // Named, not counted: a refusal shows who asked and for what.
+    expect(tokenRequests.filter((r) => !r.granted)).toEqual([]);
   });
 });
