@@ -7,11 +7,14 @@ import type {
 } from '@berth/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
+import { alertsRootKey } from '../alerts';
 import {
   dashboardHostsQueryOptions,
+  eventsRootKey,
   hostsQueryOptions,
   liveContainersQueryOptions,
   NO_CONTAINERS,
+  settingsQueryOptions,
   type ContainersData,
 } from '../queries';
 import { LiveRouter, routeLiveMessage } from './live-routing';
@@ -193,7 +196,7 @@ describe('containers_update', () => {
 });
 
 describe('initial_state', () => {
-  it('writes the hosts it carries for every hosts list, the dashboard too, without a refetch', () => {
+  it('writes the hosts it carries for every hosts list, and refreshes what one-shot messages do', () => {
     const qc = new QueryClient();
     const invalidate = vi.spyOn(qc, 'invalidateQueries');
     const hosts = [{ id: 'a', name: 'alpha' }] as Host[];
@@ -203,7 +206,14 @@ describe('initial_state', () => {
       type: 'initial_state',
       data: { hosts, blackout: { is_active: false } },
     });
-    expect(invalidate).not.toHaveBeenCalled();
+    // Hosts and containers are not asked for again; what only one-shot messages refresh is,
+    // since those sent before this connect never arrived.
+    const refreshed = invalidate.mock.calls.map(([filters]) => filters?.queryKey);
+    expect(refreshed).toEqual(
+      expect.arrayContaining([eventsRootKey(), alertsRootKey(), settingsQueryOptions().queryKey]),
+    );
+    expect(refreshed).not.toContainEqual(hostsQueryOptions().queryKey);
+    expect(refreshed).not.toContainEqual(liveContainersQueryOptions().queryKey);
     expect(qc.getQueryData(hostsQueryOptions().queryKey)).toEqual(hosts);
     expect(qc.getQueryData(dashboardHostsQueryOptions().queryKey)).toEqual(hosts);
     // The containers stay as the full containers_update before it on the same socket wrote them.

@@ -48,6 +48,18 @@ export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>>
 };
 
 /**
+ * What a connect refreshes: the refresh table's data, less the hosts and containers every
+ * connect carries. A message sent while the socket was down, or before its first connect (it
+ * waits for the first screen to be drawn), never arrives, and these have no other news.
+ */
+function refreshedOnConnect(): QueryKey[] {
+  const carried = new Set([hosts(), containers()].map((k) => JSON.stringify(k)));
+  const keys = new Map<string, QueryKey>();
+  for (const key of Object.values(REFRESH_TABLE).flat()) keys.set(JSON.stringify(key()), key());
+  return [...keys].filter(([id]) => !carried.has(id)).map(([, key]) => key);
+}
+
+/**
  * containers_update refreshes containers and dashboard hosts by writing what it carries
  * into the cache, instead of fetching both again every 2 s. The message is a delta after the
  * first (docs/decisions/010): the router keeps the state it applies to, and one message is
@@ -84,13 +96,16 @@ export class LiveRouter {
   }
 
   /**
-   * initial_state refreshes hosts by what it carries, and containers by the full
+   * initial_state (sent on every connect) refreshes hosts by what it carries, and containers
+   * by the full
    * containers_update the server sent just before it on the same socket, not by asking for
    * both again (with 1,000 containers a refetch of both took half a second of a busy server
    * and the browser's main thread during the first render).
    */
   private applyInitialState(hosts: Host[]): void {
     this.queryClient.setQueryData(hostsQueryOptions().queryKey, hosts);
+    for (const key of refreshedOnConnect())
+      void this.queryClient.invalidateQueries({ queryKey: key });
   }
 
   /**

@@ -64,6 +64,13 @@ export function useHealthCheckLiveRefresh(c?: Container): void {
     if (c !== undefined && data.host_id === c.host_id && data.container_name === c.name)
       void queryClient.invalidateQueries({ queryKey: healthCheckQueryOptions(c).queryKey });
   });
+  // A transition sent before the socket connected (it waits for the first screen) or while it
+  // was down never arrives: every connect refreshes the statuses.
+  useLiveMessages('initial_state', () => {
+    void queryClient.invalidateQueries({ queryKey: healthCheckConfigsQueryOptions().queryKey });
+    if (c !== undefined)
+      void queryClient.invalidateQueries({ queryKey: healthCheckQueryOptions(c).queryKey });
+  });
 }
 
 export function useSaveHealthCheck(c: Container) {
