@@ -97,10 +97,10 @@ export class LiveRouter {
 
   /**
    * initial_state (sent on every connect) refreshes hosts by what it carries, and containers
-   * by the full
-   * containers_update the server sent just before it on the same socket, not by asking for
-   * both again (with 1,000 containers a refetch of both took half a second of a busy server
-   * and the browser's main thread during the first render).
+   * by the full containers_update the server sent just before it on the same socket, not by
+   * asking for both again (with 1,000 containers a refetch of both took half a second of a
+   * busy server and the browser's main thread during the first render). The smaller data
+   * only one-shot messages refresh is asked for again (`refreshedOnConnect`).
    */
   private applyInitialState(hosts: Host[]): void {
     this.queryClient.setQueryData(hostsQueryOptions().queryKey, hosts);
