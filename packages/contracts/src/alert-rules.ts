@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** What a rule watches: a host or a container. */
-export const alertScopeSchema = z.enum(['host', 'container'], {
-  message: 'Scope must be host or container',
-});
+export const alertScopeSchema = lazySchema(() =>
+  z.enum(['host', 'container'], {
+    message: 'Scope must be host or container',
+  }),
+);
 export type AlertScope = z.infer<typeof alertScopeSchema>;
 
 export const ALERT_RULE_KINDS = [
@@ -19,15 +22,21 @@ export const ALERT_RULE_KINDS = [
   'update_completed',
   'update_failed',
 ] as const;
-export const alertRuleKindSchema = z.enum(ALERT_RULE_KINDS, { message: 'Unknown rule kind' });
+export const alertRuleKindSchema = lazySchema(() =>
+  z.enum(ALERT_RULE_KINDS, { message: 'Unknown rule kind' }),
+);
 export type AlertRuleKind = z.infer<typeof alertRuleKindSchema>;
 
-export const alertMetricSchema = z.enum(['cpu_percent', 'memory_percent', 'disk_percent']);
+export const alertMetricSchema = lazySchema(() =>
+  z.enum(['cpu_percent', 'memory_percent', 'disk_percent']),
+);
 export type AlertMetric = z.infer<typeof alertMetricSchema>;
 
-export const alertOperatorSchema = z.enum(['>=', '<=', '>', '<'], {
-  message: 'Operator must be one of >=, <=, >, <',
-});
+export const alertOperatorSchema = lazySchema(() =>
+  z.enum(['>=', '<=', '>', '<'], {
+    message: 'Operator must be one of >=, <=, >, <',
+  }),
+);
 export type AlertOperator = z.infer<typeof alertOperatorSchema>;
 
 export type AlertRuleCategory = 'Performance' | 'Container State' | 'Host State' | 'Updates';
@@ -118,12 +127,14 @@ export const suppressDuringUpdatesDefault = (scope: AlertScope): boolean => scop
  * replaces individual picks; `should_run` keeps containers whose desired state is
  * should_run (true) or on_demand (false).
  */
-export const alertSelectorSchema = z.strictObject({
-  include_all: z.boolean().default(false),
-  include: z.array(z.string().trim().min(1).max(255)).max(1000).default([]),
-  tags: z.array(z.string().trim().toLowerCase().min(1).max(50)).max(100).default([]),
-  should_run: z.boolean().nullable().optional(),
-});
+export const alertSelectorSchema = lazySchema(() =>
+  z.strictObject({
+    include_all: z.boolean().default(false),
+    include: z.array(z.string().trim().min(1).max(255)).max(1000).default([]),
+    tags: z.array(z.string().trim().toLowerCase().min(1).max(50)).max(100).default([]),
+    should_run: z.boolean().nullable().optional(),
+  }),
+);
 export type AlertSelector = z.infer<typeof alertSelectorSchema>;
 
 const WEEK_SECONDS = 7 * 24 * 3600;
@@ -141,12 +152,14 @@ const percent = (label: string) =>
     // The form steps by 0.1; finer values are kept to that step.
     .transform((n) => Math.round(n * 10) / 10);
 
-export const alertRuleSeveritySchema = z.enum(['critical', 'error', 'warning', 'info'], {
-  message: 'Severity must be critical, error, warning or info',
-});
+export const alertRuleSeveritySchema = lazySchema(() =>
+  z.enum(['critical', 'error', 'warning', 'info'], {
+    message: 'Severity must be critical, error, warning or info',
+  }),
+);
 
 /** Every writable field of a rule with its bounds; create and update build on it. */
-const alertRuleFields = {
+const alertRuleFields = lazySchema(() => ({
   name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(200),
   description: z.string().trim().max(1000).nullable(),
   scope: alertScopeSchema,
@@ -174,62 +187,70 @@ const alertRuleFields = {
   custom_template: z.string().max(2000).nullable(),
   auto_resolve: z.boolean(),
   suppress_during_updates: z.boolean(),
-};
+}));
 
 /** POST /api/alerts/rules: name, scope, kind and severity are required; the rest default per kind. */
-export const alertRuleCreateSchema = z.strictObject({
-  ...z.object(alertRuleFields).partial().shape,
-  name: alertRuleFields.name,
-  scope: alertRuleFields.scope,
-  kind: alertRuleFields.kind,
-  severity: alertRuleFields.severity,
-});
+export const alertRuleCreateSchema = lazySchema(() =>
+  z.strictObject({
+    ...z.object(alertRuleFields).partial().shape,
+    name: alertRuleFields.name,
+    scope: alertRuleFields.scope,
+    kind: alertRuleFields.kind,
+    severity: alertRuleFields.severity,
+  }),
+);
 export type AlertRuleCreate = z.infer<typeof alertRuleCreateSchema>;
 
 /** PUT /api/alerts/rules/{id}: any subset; the merged rule is checked as a whole. */
-export const alertRuleUpdateSchema = z.strictObject(alertRuleFields).partial();
+export const alertRuleUpdateSchema = lazySchema(() => z.strictObject(alertRuleFields).partial());
 export type AlertRuleUpdate = z.infer<typeof alertRuleUpdateSchema>;
 
 /** PATCH /api/alerts/rules/{id}/toggle. */
-export const alertRuleToggleSchema = z.strictObject({
-  enabled: z.boolean({ message: 'enabled must be true or false' }),
-});
+export const alertRuleToggleSchema = lazySchema(() =>
+  z.strictObject({
+    enabled: z.boolean({ message: 'enabled must be true or false' }),
+  }),
+);
 export type AlertRuleToggle = z.infer<typeof alertRuleToggleSchema>;
 
 /** A stored rule (spec 3 §3). */
-export const alertRuleSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  scope: alertScopeSchema,
-  kind: alertRuleKindSchema,
-  enabled: z.boolean(),
-  severity: alertRuleSeveritySchema,
-  metric: alertMetricSchema.nullable(),
-  threshold: z.number().nullable(),
-  operator: alertOperatorSchema.nullable(),
-  duration_seconds: z.number(),
-  occurrences: z.number(),
-  clear_threshold: z.number().nullable(),
-  clear_duration_seconds: z.number().nullable(),
-  cooldown_seconds: z.number(),
-  host_selector_json: alertSelectorSchema.nullable(),
-  container_selector_json: alertSelectorSchema.nullable(),
-  notify_channels_json: z.array(z.string()),
-  custom_template: z.string().nullable(),
-  auto_resolve: z.boolean(),
-  suppress_during_updates: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  /** disk_low only: selected hosts whose disk figure Berth cannot measure (never invented). */
-  unavailable_hosts: z.array(z.object({ host_id: z.string(), host_name: z.string() })),
-});
+export const alertRuleSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    scope: alertScopeSchema,
+    kind: alertRuleKindSchema,
+    enabled: z.boolean(),
+    severity: alertRuleSeveritySchema,
+    metric: alertMetricSchema.nullable(),
+    threshold: z.number().nullable(),
+    operator: alertOperatorSchema.nullable(),
+    duration_seconds: z.number(),
+    occurrences: z.number(),
+    clear_threshold: z.number().nullable(),
+    clear_duration_seconds: z.number().nullable(),
+    cooldown_seconds: z.number(),
+    host_selector_json: alertSelectorSchema.nullable(),
+    container_selector_json: alertSelectorSchema.nullable(),
+    notify_channels_json: z.array(z.string()),
+    custom_template: z.string().nullable(),
+    auto_resolve: z.boolean(),
+    suppress_during_updates: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    /** disk_low only: selected hosts whose disk figure Berth cannot measure (never invented). */
+    unavailable_hosts: z.array(z.object({ host_id: z.string(), host_name: z.string() })),
+  }),
+);
 export type AlertRule = z.infer<typeof alertRuleSchema>;
 
-export const alertRuleListSchema = z.object({
-  rules: z.array(alertRuleSchema),
-  total: z.number(),
-});
+export const alertRuleListSchema = lazySchema(() =>
+  z.object({
+    rules: z.array(alertRuleSchema),
+    total: z.number(),
+  }),
+);
 export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
 
 /** The fields of a whole rule that must agree with each other. */
@@ -256,15 +277,17 @@ export function alertRuleIssue(rule: AlertRuleShape): { field: string; message: 
 }
 
 /** GET /api/alerts/disk-availability: which hosts a disk_low rule can measure, and why not. */
-export const diskAvailabilitySchema = z.object({
-  hosts: z.array(
-    z.object({
-      host_id: z.string(),
-      host_name: z.string(),
-      available: z.boolean(),
-      /** Why the figure is missing, e.g. 'The disk figure is not available for this host'. */
-      reason: z.string().nullable(),
-    }),
-  ),
-});
+export const diskAvailabilitySchema = lazySchema(() =>
+  z.object({
+    hosts: z.array(
+      z.object({
+        host_id: z.string(),
+        host_name: z.string(),
+        available: z.boolean(),
+        /** Why the figure is missing, e.g. 'The disk figure is not available for this host'. */
+        reason: z.string().nullable(),
+      }),
+    ),
+  }),
+);
 export type DiskAvailability = z.infer<typeof diskAvailabilitySchema>;

@@ -1,23 +1,26 @@
 // Before any schema: zod's CSP setting in a browser (a module may be loaded without index.ts).
 import './browser-csp.js';
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** Every error answer of the API: the UI reads `detail`. */
-export const errorBodySchema = z.object({ detail: z.string() });
+export const errorBodySchema = lazySchema(() => z.object({ detail: z.string() }));
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** ISO-8601 timestamp as sent over the wire. */
-export const isoDateSchema = z.string();
+export const isoDateSchema = lazySchema(() => z.string());
 
 /** A plain `{ ok: true }` acknowledgement for calls with nothing else to say. */
-export const okSchema = z.object({ ok: z.literal(true) });
+export const okSchema = lazySchema(() => z.object({ ok: z.literal(true) }));
 export type Ok = z.infer<typeof okSchema>;
 
 /** For calls without a payload: nothing, or `{}`; anything else is refused. */
-export const emptyBodySchema = z.strictObject({}).nullish();
+export const emptyBodySchema = lazySchema(() => z.strictObject({}).nullish());
 
 /** A container is identified in the UI by `host_id:container_id`. */
-export const containerKeySchema = z.string().regex(/^[^:]+:[^:]+$/, 'must be host_id:container_id');
+export const containerKeySchema = lazySchema(() =>
+  z.string().regex(/^[^:]+:[^:]+$/, 'must be host_id:container_id'),
+);
 export type ContainerKey = z.infer<typeof containerKeySchema>;
 
 /** Engines name containers by 64-character ids; Berth, its API and its UI by the first 12. */
@@ -36,9 +39,11 @@ export function parseContainerKey(key: string): { hostId: string; containerId: s
 }
 
 /** GET /api/health: answered without sign-in. */
-export const healthResponseSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
-  version: z.string(),
-  database: z.enum(['ok', 'error']),
-});
+export const healthResponseSchema = lazySchema(() =>
+  z.object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    database: z.enum(['ok', 'error']),
+  }),
+);
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

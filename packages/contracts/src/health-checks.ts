@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /**
  * HTTP health checks of one container (spec 2 §2.4, §3, §4, §5, §7, §9). Berth itself calls
@@ -57,11 +58,13 @@ export const SECRET_MASK = '********';
 /** `{container_ip}` in a URL is replaced by the container's address from inspect. */
 export const CONTAINER_IP_PLACEHOLDER = '{container_ip}';
 
-export const healthCheckMethodSchema = z.enum(['GET', 'POST', 'HEAD'], {
-  message: 'Method must be GET, POST or HEAD',
-});
+export const healthCheckMethodSchema = lazySchema(() =>
+  z.enum(['GET', 'POST', 'HEAD'], {
+    message: 'Method must be GET, POST or HEAD',
+  }),
+);
 export type HealthCheckMethod = z.infer<typeof healthCheckMethodSchema>;
-export const healthStatusSchema = z.enum(['healthy', 'unhealthy', 'unknown']);
+export const healthStatusSchema = lazySchema(() => z.enum(['healthy', 'unhealthy', 'unknown']));
 export type HealthStatus = z.infer<typeof healthStatusSchema>;
 
 const STATUS_PART = /^(\d{3})(?:-(\d{3}))?$/;
@@ -82,14 +85,16 @@ export function parseStatusCodes(spec: string): [number, number][] | null {
   return ranges;
 }
 
-export const statusCodesSchema = z
-  .string()
-  .trim()
-  .max(200, 'Expected status codes are too long')
-  .refine(
-    (v) => parseStatusCodes(v) !== null,
-    "Use '200', '200-299' or '200,201,204' (codes 100-599)",
-  );
+export const statusCodesSchema = lazySchema(() =>
+  z
+    .string()
+    .trim()
+    .max(200, 'Expected status codes are too long')
+    .refine(
+      (v) => parseStatusCodes(v) !== null,
+      "Use '200', '200-299' or '200,201,204' (codes 100-599)",
+    ),
+);
 
 /** The URL as the container's address would make it, for parsing. */
 const withPlaceholderIp = (url: string) => url.split(CONTAINER_IP_PLACEHOLDER).join('127.0.0.1');
@@ -104,13 +109,15 @@ export function checkUrlProblem(url: string): string | null {
   return null;
 }
 
-const urlSchema = z
-  .string()
-  .trim()
-  .max(500, 'URL must be at most 500 characters')
-  .refine((v) => v === '' || checkUrlProblem(v) === null, {
-    error: (issue) => checkUrlProblem(String(issue.input)) ?? 'Invalid URL format',
-  });
+const urlSchema = lazySchema(() =>
+  z
+    .string()
+    .trim()
+    .max(500, 'URL must be at most 500 characters')
+    .refine((v) => v === '' || checkUrlProblem(v) === null, {
+      error: (issue) => checkUrlProblem(String(issue.input)) ?? 'Invalid URL format',
+    }),
+);
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const MAX_HEADERS = 20;
@@ -138,14 +145,16 @@ export function checkHeadersProblem(text: string): string | null {
 }
 
 /** Basic or bearer authentication for the check's request. */
-export const healthAuthSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('basic'),
-    username: z.string().max(200),
-    password: z.string().max(1000),
-  }),
-  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).max(4000) }),
-]);
+export const healthAuthSchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('basic'),
+      username: z.string().max(200),
+      password: z.string().max(1000),
+    }),
+    z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).max(4000) }),
+  ]),
+);
 export type HealthAuth = z.infer<typeof healthAuthSchema>;
 
 export function checkAuthProblem(text: string): string | null {
@@ -187,136 +196,150 @@ const bounded = (key: HealthCheckBounded) => {
 };
 
 /** PUT …/http-health-check. Omitted fields take the defaults of spec 2 §9. */
-export const healthCheckConfigBodySchema = z
-  .object({
-    enabled: z.boolean().default(HEALTH_CHECK_DEFAULTS.enabled),
-    url: urlSchema.default(''),
-    method: healthCheckMethodSchema.default(HEALTH_CHECK_DEFAULTS.method),
-    expected_status_codes: statusCodesSchema.default(HEALTH_CHECK_DEFAULTS.expected_status_codes),
-    timeout_seconds: bounded('timeout_seconds').default(HEALTH_CHECK_DEFAULTS.timeout_seconds),
-    check_interval_seconds: bounded('check_interval_seconds').default(
-      HEALTH_CHECK_DEFAULTS.check_interval_seconds,
-    ),
-    follow_redirects: z.boolean().default(HEALTH_CHECK_DEFAULTS.follow_redirects),
-    verify_ssl: z.boolean().default(HEALTH_CHECK_DEFAULTS.verify_ssl),
-    headers_json: jsonText(checkHeadersProblem),
-    auth_config_json: jsonText(checkAuthProblem),
-    auto_restart_on_failure: z.boolean().default(HEALTH_CHECK_DEFAULTS.auto_restart_on_failure),
-    failure_threshold: bounded('failure_threshold').default(
-      HEALTH_CHECK_DEFAULTS.failure_threshold,
-    ),
-    success_threshold: bounded('success_threshold').default(
-      HEALTH_CHECK_DEFAULTS.success_threshold,
-    ),
-    max_restart_attempts: bounded('max_restart_attempts').default(
-      HEALTH_CHECK_DEFAULTS.max_restart_attempts,
-    ),
-    restart_retry_delay_seconds: bounded('restart_retry_delay_seconds').default(
-      HEALTH_CHECK_DEFAULTS.restart_retry_delay_seconds,
-    ),
-  })
-  .superRefine((body, ctx) => {
-    if (body.enabled && body.url === '')
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'URL is required' });
-  });
+export const healthCheckConfigBodySchema = lazySchema(() =>
+  z
+    .object({
+      enabled: z.boolean().default(HEALTH_CHECK_DEFAULTS.enabled),
+      url: urlSchema.default(''),
+      method: healthCheckMethodSchema.default(HEALTH_CHECK_DEFAULTS.method),
+      expected_status_codes: statusCodesSchema.default(HEALTH_CHECK_DEFAULTS.expected_status_codes),
+      timeout_seconds: bounded('timeout_seconds').default(HEALTH_CHECK_DEFAULTS.timeout_seconds),
+      check_interval_seconds: bounded('check_interval_seconds').default(
+        HEALTH_CHECK_DEFAULTS.check_interval_seconds,
+      ),
+      follow_redirects: z.boolean().default(HEALTH_CHECK_DEFAULTS.follow_redirects),
+      verify_ssl: z.boolean().default(HEALTH_CHECK_DEFAULTS.verify_ssl),
+      headers_json: jsonText(checkHeadersProblem),
+      auth_config_json: jsonText(checkAuthProblem),
+      auto_restart_on_failure: z.boolean().default(HEALTH_CHECK_DEFAULTS.auto_restart_on_failure),
+      failure_threshold: bounded('failure_threshold').default(
+        HEALTH_CHECK_DEFAULTS.failure_threshold,
+      ),
+      success_threshold: bounded('success_threshold').default(
+        HEALTH_CHECK_DEFAULTS.success_threshold,
+      ),
+      max_restart_attempts: bounded('max_restart_attempts').default(
+        HEALTH_CHECK_DEFAULTS.max_restart_attempts,
+      ),
+      restart_retry_delay_seconds: bounded('restart_retry_delay_seconds').default(
+        HEALTH_CHECK_DEFAULTS.restart_retry_delay_seconds,
+      ),
+    })
+    .superRefine((body, ctx) => {
+      if (body.enabled && body.url === '')
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'URL is required' });
+    }),
+);
 export type HealthCheckConfigBody = z.infer<typeof healthCheckConfigBodySchema>;
 export type HealthCheckConfigInput = z.input<typeof healthCheckConfigBodySchema>;
 
 /** POST …/http-health-check/test: the form's values, tried once, not saved. */
-export const healthCheckTestBodySchema = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1, 'URL is required')
-    .refine((v) => checkUrlProblem(v) === null, {
-      error: (issue) => checkUrlProblem(String(issue.input)) ?? 'Invalid URL format',
-    }),
-  method: healthCheckMethodSchema.default(HEALTH_CHECK_DEFAULTS.method),
-  expected_status_codes: statusCodesSchema.default(HEALTH_CHECK_DEFAULTS.expected_status_codes),
-  timeout_seconds: bounded('timeout_seconds').default(HEALTH_CHECK_DEFAULTS.timeout_seconds),
-  follow_redirects: z.boolean().default(HEALTH_CHECK_DEFAULTS.follow_redirects),
-  verify_ssl: z.boolean().default(HEALTH_CHECK_DEFAULTS.verify_ssl),
-  headers_json: jsonText(checkHeadersProblem),
-  auth_config_json: jsonText(checkAuthProblem),
-});
+export const healthCheckTestBodySchema = lazySchema(() =>
+  z.object({
+    url: z
+      .string()
+      .trim()
+      .min(1, 'URL is required')
+      .refine((v) => checkUrlProblem(v) === null, {
+        error: (issue) => checkUrlProblem(String(issue.input)) ?? 'Invalid URL format',
+      }),
+    method: healthCheckMethodSchema.default(HEALTH_CHECK_DEFAULTS.method),
+    expected_status_codes: statusCodesSchema.default(HEALTH_CHECK_DEFAULTS.expected_status_codes),
+    timeout_seconds: bounded('timeout_seconds').default(HEALTH_CHECK_DEFAULTS.timeout_seconds),
+    follow_redirects: z.boolean().default(HEALTH_CHECK_DEFAULTS.follow_redirects),
+    verify_ssl: z.boolean().default(HEALTH_CHECK_DEFAULTS.verify_ssl),
+    headers_json: jsonText(checkHeadersProblem),
+    auth_config_json: jsonText(checkAuthProblem),
+  }),
+);
 export type HealthCheckTestBody = z.infer<typeof healthCheckTestBodySchema>;
 
-export const healthCheckTestResultSchema = z.object({
-  is_healthy: z.boolean(),
-  message: z.string(),
-  response_time_ms: z.number().nullable(),
-  status_code: z.number().nullable(),
-  /** The address actually called (after `{container_ip}` was resolved). */
-  resolved_url: z.string().nullable(),
-});
+export const healthCheckTestResultSchema = lazySchema(() =>
+  z.object({
+    is_healthy: z.boolean(),
+    message: z.string(),
+    response_time_ms: z.number().nullable(),
+    status_code: z.number().nullable(),
+    /** The address actually called (after `{container_ip}` was resolved). */
+    resolved_url: z.string().nullable(),
+  }),
+);
 export type HealthCheckTestResult = z.infer<typeof healthCheckTestResultSchema>;
 
-export const healthCheckTestResponseSchema = z.object({
-  success: z.literal(true),
-  test_result: healthCheckTestResultSchema,
-});
+export const healthCheckTestResponseSchema = lazySchema(() =>
+  z.object({
+    success: z.literal(true),
+    test_result: healthCheckTestResultSchema,
+  }),
+);
 export type HealthCheckTestResponse = z.infer<typeof healthCheckTestResponseSchema>;
 
 /** GET/PUT …/http-health-check: the config (secrets masked) and its status (spec 2 §3). */
-export const healthCheckSchema = z.object({
-  host_id: z.string(),
-  container_id: z.string(),
-  container_name: z.string(),
-  /** False for the disabled default of a container with nothing stored. */
-  configured: z.boolean(),
-  enabled: z.boolean(),
-  url: z.string(),
-  method: healthCheckMethodSchema,
-  expected_status_codes: z.string(),
-  timeout_seconds: z.number(),
-  check_interval_seconds: z.number(),
-  follow_redirects: z.boolean(),
-  verify_ssl: z.boolean(),
-  /** Header names with their values masked; null when none. */
-  headers_json: z.string().nullable(),
-  /** The auth config with the password or token masked; null when none. */
-  auth_config_json: z.string().nullable(),
-  auto_restart_on_failure: z.boolean(),
-  failure_threshold: z.number(),
-  success_threshold: z.number(),
-  max_restart_attempts: z.number(),
-  restart_retry_delay_seconds: z.number(),
-  current_status: healthStatusSchema,
-  last_checked_at: z.string().nullable(),
-  last_success_at: z.string().nullable(),
-  last_failure_at: z.string().nullable(),
-  consecutive_successes: z.number(),
-  consecutive_failures: z.number(),
-  last_response_time_ms: z.number().nullable(),
-  last_error_message: z.string().nullable(),
-  /** The address the last check called (placeholder resolved); null before the first. */
-  resolved_url: z.string().nullable(),
-  /** Restarts in the current unhealthy episode. */
-  restart_attempts: z.number(),
-  /** Why checks or restarts are held back right now (updating, stopped by a user, window). */
-  paused_reason: z.string().nullable(),
-});
+export const healthCheckSchema = lazySchema(() =>
+  z.object({
+    host_id: z.string(),
+    container_id: z.string(),
+    container_name: z.string(),
+    /** False for the disabled default of a container with nothing stored. */
+    configured: z.boolean(),
+    enabled: z.boolean(),
+    url: z.string(),
+    method: healthCheckMethodSchema,
+    expected_status_codes: z.string(),
+    timeout_seconds: z.number(),
+    check_interval_seconds: z.number(),
+    follow_redirects: z.boolean(),
+    verify_ssl: z.boolean(),
+    /** Header names with their values masked; null when none. */
+    headers_json: z.string().nullable(),
+    /** The auth config with the password or token masked; null when none. */
+    auth_config_json: z.string().nullable(),
+    auto_restart_on_failure: z.boolean(),
+    failure_threshold: z.number(),
+    success_threshold: z.number(),
+    max_restart_attempts: z.number(),
+    restart_retry_delay_seconds: z.number(),
+    current_status: healthStatusSchema,
+    last_checked_at: z.string().nullable(),
+    last_success_at: z.string().nullable(),
+    last_failure_at: z.string().nullable(),
+    consecutive_successes: z.number(),
+    consecutive_failures: z.number(),
+    last_response_time_ms: z.number().nullable(),
+    last_error_message: z.string().nullable(),
+    /** The address the last check called (placeholder resolved); null before the first. */
+    resolved_url: z.string().nullable(),
+    /** Restarts in the current unhealthy episode. */
+    restart_attempts: z.number(),
+    /** Why checks or restarts are held back right now (updating, stopped by a user, window). */
+    paused_reason: z.string().nullable(),
+  }),
+);
 export type HealthCheck = z.infer<typeof healthCheckSchema>;
 
 /** GET /api/health-check-configs: per composite key host_id:container_id. */
-export const healthCheckConfigsSchema = z.record(
-  z.string(),
-  z.object({
-    enabled: z.boolean(),
-    current_status: healthStatusSchema,
-    consecutive_failures: z.number(),
-  }),
+export const healthCheckConfigsSchema = lazySchema(() =>
+  z.record(
+    z.string(),
+    z.object({
+      enabled: z.boolean(),
+      current_status: healthStatusSchema,
+      consecutive_failures: z.number(),
+    }),
+  ),
 );
 export type HealthCheckConfigs = z.infer<typeof healthCheckConfigsSchema>;
 
 /** The live message sent on every status transition. */
-export const healthCheckChangeSchema = z.object({
-  host_id: z.string(),
-  container_id: z.string(),
-  container_name: z.string(),
-  old_status: healthStatusSchema,
-  new_status: healthStatusSchema,
-  consecutive_failures: z.number(),
-  last_error_message: z.string().nullable(),
-});
+export const healthCheckChangeSchema = lazySchema(() =>
+  z.object({
+    host_id: z.string(),
+    container_id: z.string(),
+    container_name: z.string(),
+    old_status: healthStatusSchema,
+    new_status: healthStatusSchema,
+    consecutive_failures: z.number(),
+    last_error_message: z.string().nullable(),
+  }),
+);
 export type HealthCheckChange = z.infer<typeof healthCheckChangeSchema>;

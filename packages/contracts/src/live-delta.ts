@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { containerKey, SHORT_ID_LENGTH } from './common.js';
 import { containerSchema, type Container } from './containers.js';
 import { hostStatsSchema, sparklinesSchema, type HostStats, type Sparklines } from './hosts.js';
+import { lazySchema } from './lazy-schema.js';
 
 // containers_update as deltas (docs/decisions/010). The first message a browser gets after it
 // connects, or after it asked for one because it missed a message, is `full`; every later one
@@ -21,49 +22,55 @@ export const CONTAINER_STAT_FIELDS = [
 ] as const satisfies readonly (keyof Container)[];
 type StatField = (typeof CONTAINER_STAT_FIELDS)[number];
 
-const stat = z.number().nullable();
+const stat = lazySchema(() => z.number().nullable());
 /** [short id, ...CONTAINER_STAT_FIELDS in order]. */
-const statsRowSchema = z.tuple([z.string(), stat, stat, stat, stat, stat, stat, stat]);
+const statsRowSchema = lazySchema(() =>
+  z.tuple([z.string(), stat, stat, stat, stat, stat, stat, stat]),
+);
 type StatsRow = z.infer<typeof statsRowSchema>;
 
 /**
  * Changes to a set of sparklines: `tails` appends the newest points to a series (then keeps the
  * last `length`), `set` replaces or adds whole series, `removed` drops them.
  */
-const seriesDeltaSchema = z.object({
-  tails: z.array(
-    z.tuple([
-      z.string(),
-      z.number(),
-      z.array(z.number()),
-      z.array(z.number()),
-      z.array(z.number()),
-    ]),
-  ),
-  set: z.record(z.string(), sparklinesSchema),
-  removed: z.array(z.string()),
-});
+const seriesDeltaSchema = lazySchema(() =>
+  z.object({
+    tails: z.array(
+      z.tuple([
+        z.string(),
+        z.number(),
+        z.array(z.number()),
+        z.array(z.number()),
+        z.array(z.number()),
+      ]),
+    ),
+    set: z.record(z.string(), sparklinesSchema),
+    removed: z.array(z.string()),
+  }),
+);
 export type SeriesDelta = z.infer<typeof seriesDeltaSchema>;
 
-export const containersUpdateSchema = z.object({
-  seq: z.number().int(),
-  /** True: `containers` is every container, and the sparklines are all `set`. */
-  full: z.boolean(),
-  /** Full: every container. Delta: containers added since the previous message. */
-  containers: z.array(containerSchema),
-  /** Keys (host_id:short_id) of containers gone. */
-  removed: z.array(z.string()),
-  /** Containers whose fields other than stats changed, with those fields only. */
-  changed: z.array(z.object({ key: z.string(), fields: containerSchema.partial() })),
-  /** Stats rows of the containers whose stats changed, by host id. */
-  stats: z.record(z.string(), z.array(statsRowSchema)),
-  /** Every reachable host's aggregates (a few per host: always whole). */
-  host_metrics: z.record(z.string(), hostStatsSchema),
-  host_sparklines: seriesDeltaSchema,
-  /** By host id, then short container id. */
-  container_sparklines: z.record(z.string(), seriesDeltaSchema),
-  timestamp: z.string(),
-});
+export const containersUpdateSchema = lazySchema(() =>
+  z.object({
+    seq: z.number().int(),
+    /** True: `containers` is every container, and the sparklines are all `set`. */
+    full: z.boolean(),
+    /** Full: every container. Delta: containers added since the previous message. */
+    containers: z.array(containerSchema),
+    /** Keys (host_id:short_id) of containers gone. */
+    removed: z.array(z.string()),
+    /** Containers whose fields other than stats changed, with those fields only. */
+    changed: z.array(z.object({ key: z.string(), fields: containerSchema.partial() })),
+    /** Stats rows of the containers whose stats changed, by host id. */
+    stats: z.record(z.string(), z.array(statsRowSchema)),
+    /** Every reachable host's aggregates (a few per host: always whole). */
+    host_metrics: z.record(z.string(), hostStatsSchema),
+    host_sparklines: seriesDeltaSchema,
+    /** By host id, then short container id. */
+    container_sparklines: z.record(z.string(), seriesDeltaSchema),
+    timestamp: z.string(),
+  }),
+);
 export type ContainersUpdate = z.infer<typeof containersUpdateSchema>;
 
 /** What both ends know after a containers_update. */

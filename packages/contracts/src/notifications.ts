@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** Notification channel types: the six of spec 3 §3, then four more operators expect. */
 export const NOTIFICATION_CHANNEL_TYPES = [
@@ -13,7 +14,7 @@ export const NOTIFICATION_CHANNEL_TYPES = [
   'teams',
   'google_chat',
 ] as const;
-export const notificationChannelTypeSchema = z.enum(NOTIFICATION_CHANNEL_TYPES);
+export const notificationChannelTypeSchema = lazySchema(() => z.enum(NOTIFICATION_CHANNEL_TYPES));
 export type NotificationChannelType = z.infer<typeof notificationChannelTypeSchema>;
 
 export const CHANNEL_TYPE_LABELS: Record<NotificationChannelType, string> = {
@@ -121,9 +122,11 @@ export const CHANNEL_FIELDS: Record<NotificationChannelType, ChannelField[]> = {
   google_chat: [webhookUrl('https://chat.googleapis.com/v1/spaces/...')],
 };
 
-export const channelConfigSchema = z.record(
-  z.string().max(100),
-  z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
+export const channelConfigSchema = lazySchema(() =>
+  z.record(
+    z.string().max(100),
+    z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
+  ),
 );
 export type ChannelConfig = z.infer<typeof channelConfigSchema>;
 
@@ -189,84 +192,104 @@ export function channelConfigProblem(
   return null;
 }
 
-export const channelNameSchema = z
-  .string({ message: 'Channel name is required' })
-  .trim()
-  .min(1, 'Channel name is required')
-  .max(100, 'Channel name must be at most 100 characters');
+export const channelNameSchema = lazySchema(() =>
+  z
+    .string({ message: 'Channel name is required' })
+    .trim()
+    .min(1, 'Channel name is required')
+    .max(100, 'Channel name must be at most 100 characters'),
+);
 
 /** A channel as the API answers it: secrets masked, the last delivery's outcome. */
-export const notificationChannelSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  type: notificationChannelTypeSchema,
-  enabled: z.boolean(),
-  config: channelConfigSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
-  /** The last delivery error, cleared by the next success. */
-  last_error: z.string().nullable(),
-  last_error_at: z.string().nullable(),
-  last_delivered_at: z.string().nullable(),
-});
+export const notificationChannelSchema = lazySchema(() =>
+  z.object({
+    id: z.number(),
+    name: z.string(),
+    type: notificationChannelTypeSchema,
+    enabled: z.boolean(),
+    config: channelConfigSchema,
+    created_at: z.string(),
+    updated_at: z.string(),
+    /** The last delivery error, cleared by the next success. */
+    last_error: z.string().nullable(),
+    last_error_at: z.string().nullable(),
+    last_delivered_at: z.string().nullable(),
+  }),
+);
 export type NotificationChannel = z.infer<typeof notificationChannelSchema>;
 
-export const channelCreateSchema = z.strictObject({
-  name: channelNameSchema,
-  type: notificationChannelTypeSchema,
-  config: channelConfigSchema,
-  enabled: z.boolean().optional(),
-});
+export const channelCreateSchema = lazySchema(() =>
+  z.strictObject({
+    name: channelNameSchema,
+    type: notificationChannelTypeSchema,
+    config: channelConfigSchema,
+    enabled: z.boolean().optional(),
+  }),
+);
 export type ChannelCreate = z.infer<typeof channelCreateSchema>;
 
 /** PUT: any subset; `type` may be sent but must not change; blank secrets keep theirs. */
-export const channelUpdateSchema = z.strictObject({
-  name: channelNameSchema.optional(),
-  type: notificationChannelTypeSchema.optional(),
-  config: channelConfigSchema.optional(),
-  enabled: z.boolean().optional(),
-});
+export const channelUpdateSchema = lazySchema(() =>
+  z.strictObject({
+    name: channelNameSchema.optional(),
+    type: notificationChannelTypeSchema.optional(),
+    config: channelConfigSchema.optional(),
+    enabled: z.boolean().optional(),
+  }),
+);
 export type ChannelUpdate = z.infer<typeof channelUpdateSchema>;
 
-export const channelParamsSchema = z.strictObject({ id: z.coerce.number().int().positive() });
+export const channelParamsSchema = lazySchema(() =>
+  z.strictObject({ id: z.coerce.number().int().positive() }),
+);
 
-export const channelTestResultSchema = z.object({
-  success: z.boolean(),
-  error: z.string().nullable(),
-});
+export const channelTestResultSchema = lazySchema(() =>
+  z.object({
+    success: z.boolean(),
+    error: z.string().nullable(),
+  }),
+);
 export type ChannelTestResult = z.infer<typeof channelTestResultSchema>;
 
-export const channelDependentsSchema = z.object({
-  alert_count: z.number(),
-  alert_names: z.array(z.string()),
-});
+export const channelDependentsSchema = lazySchema(() =>
+  z.object({
+    alert_count: z.number(),
+    alert_names: z.array(z.string()),
+  }),
+);
 export type ChannelDependents = z.infer<typeof channelDependentsSchema>;
 
 export const TEMPLATE_KINDS = ['default', 'metric', 'state_change', 'health', 'update'] as const;
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
-export const templateVariablesSchema = z.object({
-  variables: z.array(z.object({ name: z.string(), description: z.string() })),
-  default_templates: z.object({
-    default: z.string(),
-    metric: z.string(),
-    state_change: z.string(),
-    health: z.string(),
-    update: z.string(),
+export const templateVariablesSchema = lazySchema(() =>
+  z.object({
+    variables: z.array(z.object({ name: z.string(), description: z.string() })),
+    default_templates: z.object({
+      default: z.string(),
+      metric: z.string(),
+      state_change: z.string(),
+      health: z.string(),
+      update: z.string(),
+    }),
   }),
-});
+);
 export type TemplateVariables = z.infer<typeof templateVariablesSchema>;
 
 /** POST /api/notifications/template-preview: a template rendered with a sample alert. */
-export const templatePreviewRequestSchema = z.strictObject({
-  template: z.string().max(10_000),
-  kind: z.enum(TEMPLATE_KINDS).default('default'),
-});
+export const templatePreviewRequestSchema = lazySchema(() =>
+  z.strictObject({
+    template: z.string().max(10_000),
+    kind: z.enum(TEMPLATE_KINDS).default('default'),
+  }),
+);
 export type TemplatePreviewRequest = z.input<typeof templatePreviewRequestSchema>;
 
-export const templatePreviewSchema = z.object({
-  text: z.string(),
-  /** `{NAME}`s that are no variable: kept as written. */
-  unknown_variables: z.array(z.string()),
-});
+export const templatePreviewSchema = lazySchema(() =>
+  z.object({
+    text: z.string(),
+    /** `{NAME}`s that are no variable: kept as written. */
+    unknown_variables: z.array(z.string()),
+  }),
+);
 export type TemplatePreview = z.infer<typeof templatePreviewSchema>;

@@ -1,88 +1,103 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
-export const viewModeSchema = z.enum(['compact', 'standard', 'expanded']);
+export const viewModeSchema = lazySchema(() => z.enum(['compact', 'standard', 'expanded']));
 export type ViewMode = z.infer<typeof viewModeSchema>;
 
-export const groupBySchema = z.enum(['none', 'tag']);
+export const groupBySchema = lazySchema(() => z.enum(['none', 'tag']));
 export type GroupBy = z.infer<typeof groupBySchema>;
 
-export const eventSortOrderSchema = z.enum(['desc', 'asc']);
+export const eventSortOrderSchema = lazySchema(() => z.enum(['desc', 'asc']));
 export type EventSortOrder = z.infer<typeof eventSortOrderSchema>;
 
 /** Per-host sort of container lists in cards and drawers (spec 1 §4). */
-export const hostContainerSortSchema = z.enum(['state', 'name', 'cpu', 'memory', 'start_time']);
+export const hostContainerSortSchema = lazySchema(() =>
+  z.enum(['state', 'name', 'cpu', 'memory', 'start_time']),
+);
 export type HostContainerSort = z.infer<typeof hostContainerSortSchema>;
 
-const id = z.string().min(1).max(200);
+const id = lazySchema(() => z.string().min(1).max(200));
 
 /** TanStack Table sorting state. */
-export const tableSortSchema = z.array(z.strictObject({ id, desc: z.boolean() })).max(20);
+export const tableSortSchema = lazySchema(() =>
+  z.array(z.strictObject({ id, desc: z.boolean() })).max(20),
+);
 export type TableSort = z.infer<typeof tableSortSchema>;
 
-export const dashboardWidgetSchema = z.strictObject({
-  id,
-  type: z.string().min(1).max(50),
-  title: z.string().max(100),
-  x: z.number().int().min(0),
-  y: z.number().int().min(0),
-  w: z.number().int().min(1),
-  h: z.number().int().min(1),
-  minW: z.number().int().min(1).optional(),
-  minH: z.number().int().min(1).optional(),
-});
+export const dashboardWidgetSchema = lazySchema(() =>
+  z.strictObject({
+    id,
+    type: z.string().min(1).max(50),
+    title: z.string().max(100),
+    x: z.number().int().min(0),
+    y: z.number().int().min(0),
+    w: z.number().int().min(1),
+    h: z.number().int().min(1),
+    minW: z.number().int().min(1).optional(),
+    minH: z.number().int().min(1).optional(),
+  }),
+);
 export type DashboardWidget = z.infer<typeof dashboardWidgetSchema>;
 
 /** One react-grid-layout entry; `i` is the host id. */
-export const gridItemSchema = z.strictObject({
-  i: id,
-  x: z.number().int().min(0),
-  y: z.number().int().min(0),
-  w: z.number().int().min(1),
-  h: z.number().int().min(1),
-  minW: z.number().int().min(1).optional(),
-  minH: z.number().int().min(1).optional(),
-  maxW: z.number().int().min(1).optional(),
-  maxH: z.number().int().min(1).optional(),
-});
+export const gridItemSchema = lazySchema(() =>
+  z.strictObject({
+    i: id,
+    x: z.number().int().min(0),
+    y: z.number().int().min(0),
+    w: z.number().int().min(1),
+    h: z.number().int().min(1),
+    minW: z.number().int().min(1).optional(),
+    minH: z.number().int().min(1).optional(),
+    maxW: z.number().int().min(1).optional(),
+    maxH: z.number().int().min(1).optional(),
+  }),
+);
 export type GridItem = z.infer<typeof gridItemSchema>;
 
-export const dashboardPreferencesSchema = z.strictObject({
-  optimizedLoading: z.boolean().optional(),
-  showKpiBar: z.boolean().optional(),
-  showStatsWidgets: z.boolean().optional(),
-  hostCardLayout: z.array(gridItemSchema).max(1000).optional(),
-  hostCardLayoutStandard: z.array(gridItemSchema).max(1000).optional(),
-  tagGroupOrder: z.array(z.string().max(100)).max(1000).optional(),
-  /** Keyed by layout name per tag and mode; compact groups keep a host order instead. */
-  groupLayouts: z
-    .record(
-      z.string().max(200),
-      z.union([z.array(gridItemSchema).max(1000), z.array(id).max(1000)]),
-    )
-    .optional(),
-  compactHostOrder: z.array(id).max(1000).optional(),
-});
+export const dashboardPreferencesSchema = lazySchema(() =>
+  z.strictObject({
+    optimizedLoading: z.boolean().optional(),
+    showKpiBar: z.boolean().optional(),
+    showStatsWidgets: z.boolean().optional(),
+    hostCardLayout: z.array(gridItemSchema).max(1000).optional(),
+    hostCardLayoutStandard: z.array(gridItemSchema).max(1000).optional(),
+    tagGroupOrder: z.array(z.string().max(100)).max(1000).optional(),
+    /** Keyed by layout name per tag and mode; compact groups keep a host order instead. */
+    groupLayouts: z
+      .record(
+        z.string().max(200),
+        z.union([z.array(gridItemSchema).max(1000), z.array(id).max(1000)]),
+      )
+      .optional(),
+    compactHostOrder: z.array(id).max(1000).optional(),
+  }),
+);
 export type DashboardPreferences = z.infer<typeof dashboardPreferencesSchema>;
 
-export const preferencesSchema = z.object({
-  sidebar_collapsed: z.boolean(),
-  dashboard_layout_v2: z.object({ widgets: z.array(dashboardWidgetSchema).max(50) }).nullable(),
-  simplified_workflow: z.boolean(),
-  hostContainerSorts: z.record(id, hostContainerSortSchema),
-  collapsed_groups: z.array(z.string().max(100)).max(1000),
-  group_by: groupBySchema,
-  host_table_sort: tableSortSchema,
-  view_mode: viewModeSchema,
-  event_sort_order: eventSortOrderSchema,
-  dashboard: dashboardPreferencesSchema,
-  container_table_sort: tableSortSchema,
-  container_table_column_visibility: z.record(id, z.boolean()),
-  container_table_column_order: z.array(id).max(200),
-});
+export const preferencesSchema = lazySchema(() =>
+  z.object({
+    sidebar_collapsed: z.boolean(),
+    dashboard_layout_v2: z.object({ widgets: z.array(dashboardWidgetSchema).max(50) }).nullable(),
+    simplified_workflow: z.boolean(),
+    hostContainerSorts: z.record(id, hostContainerSortSchema),
+    collapsed_groups: z.array(z.string().max(100)).max(1000),
+    group_by: groupBySchema,
+    host_table_sort: tableSortSchema,
+    view_mode: viewModeSchema,
+    event_sort_order: eventSortOrderSchema,
+    dashboard: dashboardPreferencesSchema,
+    container_table_sort: tableSortSchema,
+    container_table_column_visibility: z.record(id, z.boolean()),
+    container_table_column_order: z.array(id).max(200),
+  }),
+);
 export type Preferences = z.infer<typeof preferencesSchema>;
 
 /** PATCH /api/v2/user/preferences: any subset; `dashboard` is merged key by key. */
-export const preferencesPatchSchema = z.strictObject(preferencesSchema.shape).partial();
+export const preferencesPatchSchema = lazySchema(() =>
+  z.strictObject(preferencesSchema.shape).partial(),
+);
 export type PreferencesPatch = z.infer<typeof preferencesPatchSchema>;
 
 /** Serialized preferences may not exceed this many bytes (a patch that would is refused). */
@@ -104,8 +119,10 @@ export const DEFAULT_PREFERENCES: Preferences = {
   container_table_column_order: [],
 };
 
-export const viewModeBodySchema = z.strictObject({ view_mode: viewModeSchema });
+export const viewModeBodySchema = lazySchema(() => z.strictObject({ view_mode: viewModeSchema }));
 export type ViewModeBody = z.infer<typeof viewModeBodySchema>;
 
-export const eventSortOrderBodySchema = z.strictObject({ sort_order: eventSortOrderSchema });
+export const eventSortOrderBodySchema = lazySchema(() =>
+  z.strictObject({ sort_order: eventSortOrderSchema }),
+);
 export type EventSortOrderBody = z.infer<typeof eventSortOrderBodySchema>;

@@ -1,17 +1,20 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const TIME_MESSAGE = 'Invalid time format. Use HH:MM (24-hour format)';
 
 /** A maintenance window during which alerts are held back (spec 3 §3). */
-export const blackoutWindowSchema = z.strictObject({
-  name: z.string().trim().min(1, 'Required').max(100),
-  enabled: z.boolean(),
-  start_time: z.string().regex(HH_MM, TIME_MESSAGE),
-  end_time: z.string().regex(HH_MM, TIME_MESSAGE),
-  /** 0 = Monday ... 6 = Sunday */
-  days: z.array(z.number().int().min(0).max(6)).min(1, 'Select at least one day').max(7),
-});
+export const blackoutWindowSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string().trim().min(1, 'Required').max(100),
+    enabled: z.boolean(),
+    start_time: z.string().regex(HH_MM, TIME_MESSAGE),
+    end_time: z.string().regex(HH_MM, TIME_MESSAGE),
+    /** 0 = Monday ... 6 = Sunday */
+    days: z.array(z.number().int().min(0).max(6)).min(1, 'Select at least one day').max(7),
+  }),
+);
 export type BlackoutWindow = z.infer<typeof blackoutWindowSchema>;
 
 /** The numeric settings' bounds (spec 3 §5); the server and the System tab both read them. */
@@ -42,10 +45,10 @@ const bounded = (key: BoundedSetting) =>
     .min(SETTING_BOUNDS[key].min, settingBoundMessage(key))
     .max(SETTING_BOUNDS[key].max, settingBoundMessage(key));
 
-const template = z.string().max(10_000).nullable();
+const template = lazySchema(() => z.string().max(10_000).nullable());
 
 /** The global settings a user may write (spec 3 §3, bounds of §5). */
-export const writableSettingsShape = {
+export const writableSettingsShape = lazySchema(() => ({
   /** Minutes east of UTC (the negated browser offset). */
   timezone_offset: z.number().int().min(-720).max(840),
   alert_template: template,
@@ -66,21 +69,25 @@ export const writableSettingsShape = {
   skip_compose_containers: z.boolean(),
   health_check_timeout_seconds: bounded('health_check_timeout_seconds'),
   dismissed_dockmon_update_version: z.string().max(50).nullable(),
-};
+}));
 
-export const globalSettingsSchema = z.object({
-  ...writableSettingsShape,
-  /** Read-only: whether a newer Berth release is known. */
-  update_available: z.boolean(),
-  /** Read-only: the newest known Berth release, if any. */
-  latest_available_version: z.string().nullable(),
-  /** Read-only: where that release's notes are (from the release feed). */
-  latest_release_url: z.string().nullable(),
-});
+export const globalSettingsSchema = lazySchema(() =>
+  z.object({
+    ...writableSettingsShape,
+    /** Read-only: whether a newer Berth release is known. */
+    update_available: z.boolean(),
+    /** Read-only: the newest known Berth release, if any. */
+    latest_available_version: z.string().nullable(),
+    /** Read-only: where that release's notes are (from the release feed). */
+    latest_release_url: z.string().nullable(),
+  }),
+);
 export type GlobalSettings = z.infer<typeof globalSettingsSchema>;
 
 /** PUT /api/settings: any subset of the writable settings; unknown keys are refused. */
-export const updateSettingsRequestSchema = z.strictObject(writableSettingsShape).partial();
+export const updateSettingsRequestSchema = lazySchema(() =>
+  z.strictObject(writableSettingsShape).partial(),
+);
 export type UpdateSettingsRequest = z.infer<typeof updateSettingsRequestSchema>;
 export type WritableSettings = Omit<
   GlobalSettings,
@@ -111,28 +118,34 @@ export const DEFAULT_SETTINGS: WritableSettings = {
 };
 
 /** A release as Berth's release feed (BERTH_RELEASE_FEED_URL) announces it. */
-export const releaseFeedSchema = z.object({
-  version: z
-    .string()
-    .trim()
-    .regex(
-      /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/,
-      'must be a semantic version',
-    ),
-  url: z.url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) address'),
-  notes: z.string().max(20_000),
-});
+export const releaseFeedSchema = lazySchema(() =>
+  z.object({
+    version: z
+      .string()
+      .trim()
+      .regex(
+        /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/,
+        'must be a semantic version',
+      ),
+    url: z.url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) address'),
+    notes: z.string().max(20_000),
+  }),
+);
 export type ReleaseFeed = z.infer<typeof releaseFeedSchema>;
 
 /** POST /api/user/dismiss-dockmon-update and /api/user/dismiss-update. */
-export const dismissUpdateRequestSchema = z.strictObject({
-  version: z.string().trim().min(1, 'Required').max(50),
-});
+export const dismissUpdateRequestSchema = lazySchema(() =>
+  z.strictObject({
+    version: z.string().trim().min(1, 'Required').max(50),
+  }),
+);
 export type DismissUpdateRequest = z.infer<typeof dismissUpdateRequestSchema>;
 
 /** GET /api/upgrade-notice: the running version and whether this user should see what changed. */
-export const upgradeNoticeSchema = z.object({
-  version: z.string(),
-  show_notice: z.boolean(),
-});
+export const upgradeNoticeSchema = lazySchema(() =>
+  z.object({
+    version: z.string(),
+    show_notice: z.boolean(),
+  }),
+);
 export type UpgradeNotice = z.infer<typeof upgradeNoticeSchema>;
