@@ -24,17 +24,25 @@ export const tableSortSchema = lazySchema(() =>
 );
 export type TableSort = z.infer<typeof tableSortSchema>;
 
+/** Where a grid item sits and how small it may get, in grid units (widgets and host cards). */
+const gridBox = () => {
+  const units = (min: number) => z.number().int().min(min);
+  return {
+    x: units(0),
+    y: units(0),
+    w: units(1),
+    h: units(1),
+    minW: units(1).optional(),
+    minH: units(1).optional(),
+  };
+};
+
 export const dashboardWidgetSchema = lazySchema(() =>
   z.strictObject({
     id,
     type: z.string().min(1).max(50),
     title: z.string().max(100),
-    x: z.number().int().min(0),
-    y: z.number().int().min(0),
-    w: z.number().int().min(1),
-    h: z.number().int().min(1),
-    minW: z.number().int().min(1).optional(),
-    minH: z.number().int().min(1).optional(),
+    ...gridBox(),
   }),
 );
 export type DashboardWidget = z.infer<typeof dashboardWidgetSchema>;
@@ -43,12 +51,7 @@ export type DashboardWidget = z.infer<typeof dashboardWidgetSchema>;
 export const gridItemSchema = lazySchema(() =>
   z.strictObject({
     i: id,
-    x: z.number().int().min(0),
-    y: z.number().int().min(0),
-    w: z.number().int().min(1),
-    h: z.number().int().min(1),
-    minW: z.number().int().min(1).optional(),
-    minH: z.number().int().min(1).optional(),
+    ...gridBox(),
     maxW: z.number().int().min(1).optional(),
     maxH: z.number().int().min(1).optional(),
   }),
