@@ -1,6 +1,5 @@
 import { LoginPage } from '@/features/auth/login';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
-import { cnReady } from '@/lib/cn';
 import { paths } from './paths';
 import { ProtectedRoute, PublicOnlyRoute, SessionSkeleton } from './protected-route';
 
@@ -20,10 +19,7 @@ const router = createBrowserRouter([
     HydrateFallback: SessionSkeleton,
     children: [
       {
-        lazy: async () => {
-          const [{ AppShell }] = await Promise.all([import('./shell/app-shell'), cnReady()]);
-          return { Component: AppShell };
-        },
+        lazy: async () => ({ Component: (await import('./shell/app-shell')).AppShell }),
         children: [
           {
             index: true,

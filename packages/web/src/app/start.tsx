@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { cnReady } from '@/lib/cn';
+import { checkClasses } from '@/lib/cn';
 import { AppProvider } from './provider';
 import { AppRouter } from './router';
 
@@ -14,5 +14,10 @@ createRoot(root).render(
     </AppProvider>
   </StrictMode>,
 );
-// After the first paint: tailwind-merge, for the screens after this one (lib/cn.ts).
-requestAnimationFrame(() => setTimeout(() => void cnReady()));
+if (import.meta.env.DEV) {
+  // Conflicting Tailwind classes show in the console (lib/cn.ts); not part of a build.
+  import('@/lib/cn-conflicts').then(
+    ({ warnOnConflict }) => checkClasses(warnOnConflict),
+    (error: unknown) => console.error('The class check could not load', error),
+  );
+}

@@ -70,7 +70,9 @@ export function LogViewer({ sources, showNames }: { sources: LogSource[]; showNa
         <Input
           aria-label="Search logs"
           placeholder="Search (regex)"
-          className="h-8 w-56"
+          size="sm"
+          fullWidth={false}
+          className="w-56"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />

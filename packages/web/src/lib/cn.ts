@@ -1,24 +1,20 @@
 import { clsx, type ClassValue } from 'clsx';
 
-// tailwind-merge builds its class maps on its first call (~16 ms on the machine of issue 16)
-// and weighs ~10 KB: neither belongs before the first paint. Until it is set up, `cn` joins
-// classes without merging them, which gives the same result wherever the classes joined do
-// not conflict: true of the first screen's components (login form, session skeleton). Every
-// screen after it waits for `cnReady` (app/router.tsx), so it renders with merging.
-let merge: ((classes: string) => string) | null = null;
-let loading: Promise<void> | null = null;
+// `cn` joins classes and does not merge conflicting Tailwind utilities: tailwind-merge cost
+// ~90 ms of main thread (traced) and 10 KB before a signed-in load's first render. What a
+// caller may vary in one of our components (a height, a width) is a prop of that component
+// instead (Input `size`, Dialog `size`…), so no class string needs merging. In development,
+// every string is checked (lib/cn-conflicts.ts), and a test fails on a conflict.
+let check: ((classes: string) => void) | null = null;
 
-/** Loads and sets up tailwind-merge (once); resolves when `cn` merges. */
-export function cnReady(): Promise<void> {
-  loading ??= import('tailwind-merge').then(({ twMerge }) => {
-    twMerge('px-1 px-2'); // builds the class maps now, not inside a render
-    merge = twMerge;
-  });
-  return loading;
+/** Development only: has `onClasses` see every class string `cn` returns. */
+export function checkClasses(onClasses: (classes: string) => void): void {
+  check = onClasses;
 }
 
-/** Joins class names, letting later Tailwind utilities win over earlier ones. */
+/** Joins class names, skipping falsy ones. Conflicting utilities are a bug: see above. */
 export function cn(...inputs: ClassValue[]): string {
   const classes = clsx(inputs);
-  return merge === null ? classes : merge(classes);
+  check?.(classes);
+  return classes;
 }

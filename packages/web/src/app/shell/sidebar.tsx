@@ -57,11 +57,11 @@ export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
             title={collapsed ? label : undefined}
             className={({ isActive }) =>
               cn(
-                'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium transition-colors',
+                'flex items-center gap-3 rounded-md py-2 text-sm font-medium transition-colors',
+                collapsed ? 'justify-center px-0' : 'px-3',
                 isActive
                   ? 'bg-accent/15 text-accent'
                   : 'text-slate-300 hover:bg-slate-800 hover:text-white',
-                collapsed && 'justify-center px-0',
               )
             }
           >

@@ -8,12 +8,22 @@ const VARIANTS = {
   danger: 'bg-red-600 text-white hover:bg-red-500',
 } as const;
 
+const SIZES = {
+  xs: 'h-7 px-2.5 text-xs',
+  sm: 'h-8 px-3 text-sm',
+  md: 'h-10 px-4 text-sm',
+  icon: 'h-8 w-8 text-sm',
+} as const;
+
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: keyof typeof VARIANTS;
-  size?: 'sm' | 'md' | 'icon';
+  size?: keyof typeof SIZES;
 }
 
-/** Our button: one look per variant, visible focus ring, dimmed while disabled. */
+/**
+ * Our button: one look per variant, visible focus ring, dimmed while disabled. Its size comes
+ * from `size`: `className` adds classes and cannot override them (`cn` does not merge).
+ */
 export function Button({
   variant = 'primary',
   size = 'md',
@@ -25,11 +35,9 @@ export function Button({
     <button
       type={type}
       className={cn(
-        'inline-flex items-center justify-center gap-2 rounded-md text-sm font-medium transition-colors',
+        'inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors',
         'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:cursor-not-allowed disabled:opacity-50',
-        size === 'sm' && 'h-8 px-3',
-        size === 'md' && 'h-10 px-4',
-        size === 'icon' && 'h-8 w-8',
+        SIZES[size],
         VARIANTS[variant],
         className,
       )}

@@ -3,6 +3,15 @@ import { Dialog as RadixDialog } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
+/** Dialog widths; `screen` fills the window but for a margin, for the detail dialogs. */
+const SIZES = {
+  md: 'w-[calc(100vw-2rem)] max-w-md',
+  lg: 'w-[calc(100vw-2rem)] max-w-lg',
+  xl: 'w-[calc(100vw-2rem)] max-w-xl',
+  '5xl': 'w-[calc(100vw-2rem)] max-w-5xl',
+  screen: 'h-[calc(100vh-3rem)] w-[calc(100vw-3rem)]',
+} as const;
+
 interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -10,6 +19,8 @@ interface DialogProps {
   description?: string;
   /** A forced dialog has no close button and ignores Escape and outside clicks. */
   forced?: boolean;
+  size?: keyof typeof SIZES;
+  /** Added to the dialog's classes; its size comes from `size` (`cn` does not merge). */
   className?: string;
   children: ReactNode;
 }
@@ -21,6 +32,7 @@ export function Dialog({
   title,
   description,
   forced = false,
+  size = 'md',
   className,
   children,
 }: DialogProps) {
@@ -36,7 +48,8 @@ export function Dialog({
           onPointerDownOutside={block}
           onInteractOutside={block}
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2',
+            'fixed top-1/2 left-1/2 z-50 -translate-x-1/2 -translate-y-1/2',
+            SIZES[size],
             'rounded-xl border border-slate-800 bg-slate-900 p-6 shadow-2xl',
             className,
           )}

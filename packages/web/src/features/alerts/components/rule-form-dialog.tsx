@@ -43,7 +43,8 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
       open
       onOpenChange={(open) => !open && onClose()}
       title={rule === null ? 'Create Alert Rule' : 'Edit Alert Rule'}
-      className="flex max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-5xl flex-col"
+      size="5xl"
+      className="flex max-h-[calc(100vh-2rem)] flex-col"
     >
       <form
         className="flex min-h-0 flex-1 flex-col"

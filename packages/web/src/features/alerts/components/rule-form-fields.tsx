@@ -119,7 +119,8 @@ export function RuleFields({
               <Label htmlFor="rule-operator">Operator</Label>
               <Select
                 id="rule-operator"
-                className="h-10 w-full"
+                size="lg"
+                className="w-full"
                 value={d.operator}
                 onChange={(e) => set({ operator: e.target.value as RuleDraft['operator'] })}
               >

@@ -61,7 +61,7 @@ export function ContainerSelection({ draft: d, set }: { draft: RuleDraft; set: D
       <div className="grid gap-3">
         <div className="flex flex-wrap items-center gap-3">
           <div className="flex items-center gap-2">
-            <Label htmlFor="rule-run-mode" className="mb-0">
+            <Label htmlFor="rule-run-mode" inline>
               Run mode
             </Label>
             <Select

@@ -34,14 +34,16 @@ export function AutoUpdateDialog({
       onOpenChange={(open) => !open && onClose()}
       title={`Auto-update for ${count} containers`}
     >
-      <Switch
-        label="Auto-update"
-        checked={enabled}
-        onCheckedChange={setEnabled}
-        className="mb-4 flex text-sm text-slate-200"
-      >
-        Auto-update {enabled ? 'enabled' : 'disabled'}
-      </Switch>
+      <div className="mb-4 flex">
+        <Switch
+          label="Auto-update"
+          checked={enabled}
+          onCheckedChange={setEnabled}
+          className="text-sm text-slate-200"
+        >
+          Auto-update {enabled ? 'enabled' : 'disabled'}
+        </Switch>
+      </div>
       <fieldset disabled={!enabled} className="mb-5 space-y-2 disabled:opacity-40">
         <legend className="mb-2 text-xs font-semibold tracking-wide text-slate-400 uppercase">
           Tracking level

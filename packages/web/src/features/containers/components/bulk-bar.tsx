@@ -95,7 +95,9 @@ export function BulkBar({
       <Input
         aria-label="Tags for selected containers"
         placeholder="tag-a, tag-b"
-        className="h-8 w-44"
+        size="sm"
+        fullWidth={false}
+        className="w-44"
         value={tags}
         aria-invalid={tagError !== null}
         onChange={(e) => {
@@ -116,7 +118,7 @@ export function BulkBar({
       )}
       <Select
         aria-label="Auto-restart for selected containers"
-        className="h-8 w-auto"
+        size="sm"
         value=""
         onChange={(e) => {
           const enabled = e.target.value === 'on';
@@ -137,7 +139,7 @@ export function BulkBar({
       </Button>
       <Select
         aria-label="Desired state for selected containers"
-        className="h-8 w-auto"
+        size="sm"
         value=""
         onChange={(e) => {
           const desired = e.target.value === 'should_run' ? 'should_run' : 'on_demand';

@@ -76,7 +76,8 @@ export function ContainerFiltersBar({
         <Input
           aria-label="Search containers"
           placeholder="Search containers..."
-          className="h-9 pl-9"
+          size="md"
+          className="pl-9"
           value={search}
           onChange={(e) => onSearch(e.target.value)}
         />

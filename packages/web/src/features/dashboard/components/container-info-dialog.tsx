@@ -12,12 +12,7 @@ export function ContainerInfoDialog({
   onClose: () => void;
 }) {
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={container.name}
-      className="max-w-lg"
-    >
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={container.name} size="lg">
       <dl>
         <InfoRow label="Host">{container.host_name}</InfoRow>
         <InfoRow label="Image">{container.image}</InfoRow>

@@ -64,7 +64,8 @@ export function EventFiltersBar({
           aria-label="Search events"
           placeholder="Search events (text or regex)..."
           title="Press Enter to search; text or a regular expression"
-          className="h-9 pl-9"
+          size="md"
+          className="pl-9"
           defaultValue={filters.search}
           onKeyDown={(e) => {
             if (e.key !== 'Enter') return;

@@ -53,7 +53,8 @@ export function BulkTagBar({ hosts, onDone }: { hosts: Host[]; onDone: () => voi
       <Input
         aria-label="Tags for selected hosts"
         placeholder="prod, dev, us-west-1"
-        className="h-8 max-w-xs"
+        size="sm"
+        className="max-w-xs"
         value={text}
         onChange={(e) => setText(e.target.value)}
       />

@@ -54,7 +54,8 @@ export function HostDetailModal({ hostId, onClose }: { hostId: string; onClose: 
       open
       onOpenChange={(open) => !open && onClose()}
       title={`Hosts > ${host?.name ?? ''}`}
-      className="flex h-[calc(100vh-3rem)] w-[calc(100vw-3rem)] max-w-none flex-col overflow-y-auto"
+      size="screen"
+      className="flex flex-col overflow-y-auto"
     >
       {host !== undefined && <ModalBody host={host} />}
     </Dialog>

@@ -84,7 +84,7 @@ export function HostFormDialog({ host, onClose }: Props) {
       open
       onOpenChange={(open) => !open && onClose()}
       title={host === null ? 'Add Host' : 'Edit Host'}
-      className="max-w-lg"
+      size="lg"
     >
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
         {text('name', 'Name', 'production-1')}

@@ -23,7 +23,7 @@ export function ReleaseNotesDialog({
       {...(upgrade
         ? { description: 'Berth was upgraded. Here is what changed in this version.' }
         : {})}
-      className="max-w-xl"
+      size="xl"
     >
       <ReleaseNotes version={version} />
       <div className="mt-5 flex justify-end">

@@ -58,8 +58,7 @@ export function UpdateCard({ collapsed, enabled }: { collapsed: boolean; enabled
         </a>
         <Button
           variant="ghost"
-          size="sm"
-          className="h-7 px-2.5 text-xs"
+          size="xs"
           disabled={dismiss.isPending}
           onClick={() =>
             dismiss.mutate(version, {

@@ -20,8 +20,8 @@ export function VersionLink({ collapsed }: { collapsed: boolean }) {
         title="Release notes"
         aria-label={`Berth ${version} release notes`}
         className={cn(
-          'block w-full rounded px-3 py-1 text-left text-xs text-slate-500 hover:text-slate-300',
-          collapsed && 'px-0 text-center',
+          'block w-full rounded py-1 text-xs text-slate-500 hover:text-slate-300',
+          collapsed ? 'px-0 text-center' : 'px-3 text-left',
         )}
       >
         v{version}

@@ -237,7 +237,7 @@ function ChannelForm({ channel, onClose }: { channel?: NotificationChannel; onCl
       open
       onOpenChange={(o) => !o && onClose()}
       title={editing ? 'Edit notification channel' : 'Add notification channel'}
-      className="max-w-lg"
+      size="lg"
     >
       <form
         noValidate

@@ -157,6 +157,7 @@ function NumberSetting({ field, saved }: { field: NumberField; saved: number }) 
         max={max}
         step={1}
         value={draft ?? String(saved)}
+        fullWidth={false}
         className="w-24 text-right tabular-nums"
         aria-describedby={`${id}-unit`}
         onChange={(e) => setDraft(e.target.value)}

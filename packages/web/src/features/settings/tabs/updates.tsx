@@ -48,6 +48,7 @@ export default function UpdatesSettingsTab() {
         >
           <Input
             id="update-check-time"
+            fullWidth={false}
             className="w-24 text-center tabular-nums"
             placeholder="HH:MM"
             value={time ?? settings.update_check_time}

@@ -72,7 +72,8 @@ export function ContainerDetailDialog({
       open
       onOpenChange={(open) => !open && onClose()}
       title={container === undefined ? 'Container' : `${name} (${container.host_name})`}
-      className="flex h-[calc(100vh-3rem)] w-[calc(100vw-3rem)] max-w-none flex-col overflow-y-auto"
+      size="screen"
+      className="flex flex-col overflow-y-auto"
     >
       {container === undefined ? (
         <p className="text-sm text-slate-400">This container is no longer listed.</p>

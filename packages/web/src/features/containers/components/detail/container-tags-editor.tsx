@@ -98,7 +98,9 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <Input
             aria-label="New tag"
-            className="h-8 w-48"
+            size="sm"
+            fullWidth={false}
+            className="w-48"
             value={input}
             placeholder="Add a tag and press Enter"
             onChange={(e) => setInput(e.target.value)}

@@ -49,7 +49,7 @@ export function InfoTab({ container: c }: { container: Container }) {
             <Input
               type="url"
               aria-label="WebUI URL"
-              className="h-8"
+              size="sm"
               placeholder="http://host:port/"
               value={url}
               onChange={(e) => setUrl(e.target.value)}

@@ -87,7 +87,8 @@ export function LinkRow({
         <>
           <Input
             aria-label={label}
-            className="h-8 min-w-64 flex-1"
+            size="sm"
+            className="min-w-64 flex-1"
             value={draft}
             placeholder={example}
             onChange={(e) => setDraft(e.target.value)}
