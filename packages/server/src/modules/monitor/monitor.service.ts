@@ -28,6 +28,7 @@ import type {
 import { FleetEmitter } from './fleet-emitter.js';
 import { HostSupervisor } from './host-supervisor.js';
 import { HostSparklines, hostStatsOf, toContainer } from './live-snapshot.js';
+import { spreadPasses, statsPassStep } from './stats-pass.js';
 
 export interface MonitorDeps {
   log: FastifyBaseLogger;
@@ -61,6 +62,8 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   private changes = 0;
   private listCache: { key: string; at: number; json: string } | null = null;
   private running = false;
+  /** A tick is under way (its pass spreads over part of the interval: stats-pass.ts). */
+  private ticking = false;
   /** Owners that need stats at the polling interval without a browser (alert rules). */
   private readonly statsDemand = new Set<string>();
   /** Engine URLs by host, to tell a local engine (whose disk can be read) from others. */
@@ -77,7 +80,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     for (const target of await this.deps.hosts.engineTargets()) this.hostAdded(target);
     this.scheduleTick(0);
     this.deps.hub.onConnectionCountChange((count) => {
-      if (count === 1) this.scheduleTick(0); // a browser arrived: full cadence now
+      if (count === 1) this.tickNow(); // a browser arrived: full cadence now
     });
   }
 
@@ -158,7 +161,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     const before = this.statsDemand.size;
     if (wanted) this.statsDemand.add(owner);
     else this.statsDemand.delete(owner);
-    if (before === 0 && this.statsDemand.size > 0) this.scheduleTick(0);
+    if (before === 0 && this.statsDemand.size > 0) this.tickNow();
   }
 
   engineDisk(hostId: string): Promise<EngineDisk> {
@@ -333,12 +336,20 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     }, delayMs);
   }
 
+  /** Someone started watching: the next tick now, unless one is under way (it schedules the next). */
+  private tickNow(): void {
+    if (!this.ticking) this.scheduleTick(0);
+  }
+
   private async tick(): Promise<void> {
     const started = Date.now();
+    this.ticking = true;
     try {
       await this.collectAndPublish();
     } catch (err) {
       this.deps.log.error({ err }, 'monitor tick failed');
+    } finally {
+      this.ticking = false;
     }
     const watching = this.deps.hub.connectionCount > 0 || this.statsDemand.size > 0;
     const interval = this.deps.settings.get().polling_interval * 1000;
@@ -347,15 +358,20 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   }
 
   private async collectAndPublish(): Promise<void> {
-    await Promise.all(
-      [...this.supervisors.values()].map(async (sup) => {
+    const supervisors = [...this.supervisors.values()];
+    const interval = this.deps.settings.get().polling_interval * 1000;
+    await spreadPasses(
+      supervisors,
+      statsPassStep(supervisors.length, interval),
+      () => this.running,
+      async (sup) => {
         try {
           await sup.collectStats();
           if (sup.status !== 'offline') this.hostSparklines.push(sup.id, hostStatsOf(sup));
         } catch (err) {
           this.deps.log.warn({ err, host: sup.name }, 'stats pass failed');
         }
-      }),
+      },
     );
     this.changes++;
     this.emitter.emit('statsSampled', { at: new Date().toISOString() });

@@ -7,6 +7,7 @@ import { HostPanelsProvider } from '@/features/hosts/panels';
 import { UpgradeNotice, useTimezoneSync } from '@/features/settings/shell';
 import { ContainersTableSlot } from '@/lib/containers-table-slot';
 import { useMediaQuery } from '@/hooks/use-media-query';
+import { useFirstScreenSettled } from '@/lib/live/first-screen-settled';
 import { LiveProvider } from '@/lib/live/live-provider';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { meQueryOptions } from '@/lib/queries';
@@ -34,7 +35,8 @@ export function AppShell() {
   const prefs = usePreferences(user !== undefined && user !== null && !firstLogin);
   const updatePrefs = useUpdatePreferences();
   const signedIn = user !== undefined && user !== null && !firstLogin;
-  useTimezoneSync(signedIn);
+  const settled = useFirstScreenSettled();
+  useTimezoneSync(signedIn && settled);
   const narrow = useMediaQuery(NARROW);
   // On a narrow window the toggle opens the sidebar for now, without changing the saved choice.
   const [narrowOpen, setNarrowOpen] = useState(false);
@@ -65,7 +67,7 @@ export function AppShell() {
         </div>
       </div>
       {firstLogin && <ChangePasswordDialog open forced onOpenChange={() => undefined} />}
-      <UpgradeNotice enabled={signedIn} />
+      <UpgradeNotice enabled={signedIn && settled} />
     </LiveProvider>
   );
 }

@@ -3,6 +3,7 @@ import { Anchor, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { UpdateCard, VersionLink } from '@/features/settings/shell';
 import { cn } from '@/lib/cn';
+import { useFirstScreenSettled } from '@/lib/live/first-screen-settled';
 import { LiveStatusIndicator } from './live-status';
 import { NAV_ITEMS } from './nav-items';
 import { UserMenu } from './user-menu';
@@ -15,6 +16,8 @@ interface SidebarProps {
 
 /** Navigation, live status, user menu and product version (spec 1 §2, spec 3 §2). */
 export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
+  // The update card's settings are not part of the first screen: read once it is drawn.
+  const settled = useFirstScreenSettled();
   return (
     <aside
       data-testid="sidebar"
@@ -72,7 +75,7 @@ export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
       </nav>
       <div className="space-y-1 border-t border-slate-800 p-2">
         <LiveStatusIndicator collapsed={collapsed} />
-        <UpdateCard collapsed={collapsed} enabled={!user.is_first_login} />
+        <UpdateCard collapsed={collapsed} enabled={!user.is_first_login && settled} />
         <UserMenu user={user} collapsed={collapsed} />
         <VersionLink collapsed={collapsed} />
       </div>

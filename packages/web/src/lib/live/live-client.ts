@@ -144,7 +144,7 @@ export class LiveClient {
     const parsed = safeParseWith(liveMessageSchema, raw);
     if (!parsed.success) {
       const type = (raw as { type?: unknown } | null)?.type;
-      if (typeof type === 'string' && !KNOWN_TYPES.has(type))
+      if (typeof type === 'string' && !knownTypes().has(type))
         this.log.warn(`live: unknown message type ${type}`);
       else this.log.error('live: malformed message ignored');
       return;
@@ -154,4 +154,10 @@ export class LiveClient {
   }
 }
 
-const KNOWN_TYPES = new Set<string>(liveMessageSchema.options.map((o) => o.shape.type.value));
+let known: Set<string> | undefined;
+/**
+ * The message types the contracts define. Built when first needed: reading the schema builds
+ * it (contracts' lazySchema), which at module load cost the first render ~20 ms.
+ */
+const knownTypes = () =>
+  (known ??= new Set<string>(liveMessageSchema.options.map((o) => o.shape.type.value)));

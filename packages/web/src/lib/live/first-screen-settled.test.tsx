@@ -1,6 +1,8 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { whenFirstScreenSettled } from './first-screen-settled';
+import { useFirstScreenSettled, whenFirstScreenSettled } from './first-screen-settled';
 
 /** A query whose answer the test gives: `answer()` ends its fetch. */
 function pendingQuery(client: QueryClient) {
@@ -44,5 +46,27 @@ describe('the live socket waits for the first screen', () => {
     cancel();
     vi.advanceTimersByTime(5000);
     expect(never).not.toHaveBeenCalled();
+  });
+});
+
+describe('useFirstScreenSettled', () => {
+  it('turns true once the first screen settles, and is true at once for later mounts', async () => {
+    const client = new QueryClient();
+    const answer = pendingQuery(client);
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const first = renderHook(() => useFirstScreenSettled(), { wrapper });
+    expect(first.result.current).toBe(false);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(first.result.current).toBe(false); // a query is still fetching
+    await act(async () => {
+      answer();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(first.result.current).toBe(true);
+    expect(renderHook(() => useFirstScreenSettled(), { wrapper }).result.current).toBe(true);
   });
 });
