@@ -4,7 +4,7 @@
 // the reads a signed-in dashboard load asks for at boot, sent together at random moments.
 // Prints each read's answer time (p50, p90, p99, max) and the server's CPU. Needs a build.
 // Usage: node bench/api-latency.ts [hosts=50] [containersPerHost=20] [seconds=30]
-import { startBerth, timeAnswer } from './berth-process.ts';
+import { addEngineHosts, startBerth, timeAnswer } from './berth-process.ts';
 import { startFakeEnginesApart } from './fake-engine.ts';
 import { cpuTicks, f1, pct, TICK_HZ } from './figures.ts';
 
@@ -18,13 +18,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const engines = await startFakeEnginesApart(HOSTS, ENGINE_PORT, PER_HOST, 'h');
 const berth = await startBerth(PORT, { BERTH_STATS_SOURCE: 'api' });
-for (let i = 0; i < HOSTS; i++)
-  await berth.api('/hosts', { name: `synthetic-${i}`, url: `tcp://127.0.0.1:${ENGINE_PORT + i}` });
-for (let i = 0; i < 300; i++) {
-  const { body } = await berth.api('/containers');
-  if (Array.isArray(body) && body.length >= HOSTS * PER_HOST) break;
-  await sleep(200);
-}
+await addEngineHosts(berth, HOSTS, ENGINE_PORT, PER_HOST, (i) => ({ name: `synthetic-${i}` }));
 const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, { headers: { cookie: berth.cookie } });
 await sleep(5000); // a few ticks at the full cadence before measuring
 

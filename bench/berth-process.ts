@@ -91,6 +91,27 @@ const keepAlive = new Agent({ keepAlive: true });
  * fetch decompresses in the bench's own process, and that (with its garbage) made up most of
  * its p95 for the container list, not the server's answer (a browser decodes natively).
  */
+/**
+ * Registers `count` engines listening on ports from `firstPort` (fake-engine.ts) as hosts, and
+ * waits until every one is online with its `perHost` containers listed: up to a minute, as on
+ * a loaded machine fifty engines take longer than 20 s to list.
+ */
+export async function addEngineHosts(
+  berth: BerthProcess,
+  count: number,
+  firstPort: number,
+  perHost: number,
+  host: (i: number) => { name: string; tags?: string[] },
+): Promise<void> {
+  for (let i = 0; i < count; i++)
+    await berth.api('/hosts', { ...host(i), url: `tcp://127.0.0.1:${firstPort + i}` });
+  for (let i = 0; i < 300; i++) {
+    const { body } = await berth.api('/containers');
+    if (Array.isArray(body) && body.length >= count * perHost) return;
+    await sleep(200);
+  }
+}
+
 export function timeAnswer(
   berth: BerthProcess,
   path: string,

@@ -16,7 +16,7 @@
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { launchChromium, openSignedInPage, startBerth } from './berth-process.ts';
+import { addEngineHosts, launchChromium, openSignedInPage, startBerth } from './berth-process.ts';
 import { startFakeEnginesApart } from './fake-engine.ts';
 import { summarizeTrace } from './trace-summary.ts';
 import { f1, machineSpeedMs } from './figures.ts';
@@ -40,20 +40,10 @@ const berth = await startBerth(PORT, {
     : {}),
   ...(process.env.BENCH_LOG_LEVEL ? { BERTH_LOG_LEVEL: process.env.BENCH_LOG_LEVEL } : {}),
 });
-for (let i = 0; i < HOSTS; i++) {
-  await berth.api('/hosts', {
-    name: `synthetic-${String(i).padStart(2, '0')}`,
-    url: `tcp://127.0.0.1:${ENGINE_PORT + i}`,
-    tags: [i % 3 === 0 ? 'prod' : 'staging'],
-  });
-}
-// Wait until every host is online and its containers are listed.
-// (Up to a minute: on a loaded machine 50 engines take longer than 20 s to list.)
-for (let i = 0; i < 300; i++) {
-  const { body } = await berth.api('/containers');
-  if (Array.isArray(body) && body.length >= HOSTS * PER_HOST) break;
-  await sleep(200);
-}
+await addEngineHosts(berth, HOSTS, ENGINE_PORT, PER_HOST, (i) => ({
+  name: `synthetic-${String(i).padStart(2, '0')}`,
+  tags: [i % 3 === 0 ? 'prod' : 'staging'],
+}));
 
 if (process.env.BENCH_VIEW)
   await berth.api('/v2/user/view-mode', { view_mode: process.env.BENCH_VIEW });

@@ -5,7 +5,7 @@
 // takes when asked every 5 ms: its tail shows how long the monitor's work holds requests.
 // Needs a server build (`npm run build`).
 // Usage: node bench/remote-fleet.ts [hosts=50] [containersPerHost=20] [seconds=40]
-import { startBerth, timeAnswer } from './berth-process.ts';
+import { addEngineHosts, startBerth, timeAnswer } from './berth-process.ts';
 import { startFakeEnginesApart } from './fake-engine.ts';
 import { cpuTicks, f1, pct, TICK_HZ } from './figures.ts';
 
@@ -23,13 +23,7 @@ const berth = await startBerth(PORT, {
     ? { NODE_OPTIONS: '--cpu-prof --cpu-prof-dir=/tmp/prof --cpu-prof-interval=500' }
     : {}),
 });
-for (let i = 0; i < HOSTS; i++)
-  await berth.api('/hosts', { name: `remote-${i}`, url: `tcp://127.0.0.1:${ENGINE_PORT + i}` });
-for (let i = 0; i < 300; i++) {
-  const { body } = await berth.api('/containers');
-  if (Array.isArray(body) && body.length >= HOSTS * PER_HOST) break;
-  await sleep(200);
-}
+await addEngineHosts(berth, HOSTS, ENGINE_PORT, PER_HOST, (i) => ({ name: `remote-${i}` }));
 await sleep(3000); // the first passes, which also list every container, are over
 
 const pid = berth.child.pid ?? 0;
