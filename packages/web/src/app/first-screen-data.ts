@@ -17,32 +17,26 @@ type Reads = (client: QueryClient) => Promise<unknown>[];
 const ONCE = { staleTime: 'static', retry: false } as const;
 
 /**
- * The queries each screen's first render is drawn from: the same reads lib/preload.ts asks for
- * at boot (first-screen-data.test.ts holds the two lists together). One attempt each: signed
- * out, every read fails at once, and the screen retries what it needs when it mounts.
+ * What each screen's first render is drawn from besides the session and the preferences: the
+ * same reads lib/preload.ts asks for at boot (first-screen-data.test.ts holds the two lists
+ * together). One attempt each: signed out, every read fails at once, and the screen retries
+ * what it needs when it mounts.
  */
-const FIRST_SCREEN_QUERIES: Record<string, Reads> = {
+const SCREEN_QUERIES: Record<string, Reads> = {
   [paths.dashboard]: (c) => [
-    c.query({ ...preferencesQueryOptions(), ...ONCE }),
     c.query({ ...dashboardHostsQueryOptions(), ...ONCE }),
     c.query({ ...containersQueryOptions(), ...ONCE }),
   ],
-  [paths.hosts]: (c) => [
-    c.query({ ...preferencesQueryOptions(), ...ONCE }),
-    c.query({ ...dashboardHostsQueryOptions(), ...ONCE }),
-  ],
-  [paths.containers]: (c) => [
-    c.query({ ...preferencesQueryOptions(), ...ONCE }),
-    c.query({ ...containersQueryOptions(), ...ONCE }),
-  ],
+  [paths.hosts]: (c) => [c.query({ ...dashboardHostsQueryOptions(), ...ONCE })],
+  [paths.containers]: (c) => [c.query({ ...containersQueryOptions(), ...ONCE })],
 };
-const DEFAULT_QUERIES: Reads = (c) => [c.query({ ...preferencesQueryOptions(), ...ONCE })];
 
-/** The session check (not retried either) and the screen's first reads, in the cache. */
+/** The session check, the preferences and the screen's own first reads, into the cache. */
 export function firstScreenReads(client: QueryClient, path: string): Promise<unknown>[] {
   return [
     client.query({ ...meQueryOptions(), ...ONCE }),
-    ...(FIRST_SCREEN_QUERIES[path] ?? DEFAULT_QUERIES)(client),
+    client.query({ ...preferencesQueryOptions(), ...ONCE }),
+    ...(SCREEN_QUERIES[path]?.(client) ?? []),
   ];
 }
 

@@ -2,13 +2,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import { preloadGet } from './api-client';
 import { meQueryOptions } from './session';
 
-/** What a screen reads first, by path: asked for at boot, beside the session check. */
-const FIRST_READS: Record<string, string[]> = {
-  '/': ['/v2/user/preferences', '/hosts', '/containers'],
-  '/hosts': ['/v2/user/preferences', '/hosts'],
-  '/containers': ['/v2/user/preferences', '/containers'],
+/** What a screen reads first besides the session and the preferences (every screen's). */
+const SCREEN_READS: Record<string, string[]> = {
+  '/': ['/hosts', '/containers'],
+  '/hosts': ['/hosts'],
+  '/containers': ['/containers'],
 };
-const DEFAULT_READS = ['/v2/user/preferences'];
 
 /** The screen the app was opened on, until its first render has taken its boot reads. */
 let bootScreen: string | null = null;
@@ -16,7 +15,7 @@ let bootScreen: string | null = null;
 /** The reads asked for at boot when the app is opened on `path` (the session check first). */
 export function bootReads(path: string): string[] {
   if (path === '/login') return ['/v2/auth/me'];
-  return ['/v2/auth/me', ...(FIRST_READS[path] ?? DEFAULT_READS)];
+  return ['/v2/auth/me', '/v2/user/preferences', ...(SCREEN_READS[path] ?? [])];
 }
 
 /**

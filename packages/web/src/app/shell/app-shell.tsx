@@ -35,6 +35,7 @@ export function AppShell() {
   const prefs = usePreferences(user !== undefined && user !== null && !firstLogin);
   const updatePrefs = useUpdatePreferences();
   const signedIn = user !== undefined && user !== null && !firstLogin;
+  // Reads the first screen does not show (settings, version, upgrade notice) wait until it is drawn.
   const settled = useFirstScreenSettled();
   useTimezoneSync(signedIn && settled);
   const narrow = useMediaQuery(NARROW);
@@ -50,7 +51,7 @@ export function AppShell() {
   return (
     <LiveProvider enabled={!firstLogin}>
       <div className="flex h-full overflow-hidden">
-        <Sidebar user={user} collapsed={collapsed} onToggle={toggle} />
+        <Sidebar user={user} collapsed={collapsed} onToggle={toggle} firstScreenSettled={settled} />
         <div className="flex min-w-0 flex-1 flex-col">
           <BlackoutBanner />
           <main className="flex-1 overflow-y-auto px-6 py-6 lg:px-8">

@@ -3,7 +3,6 @@ import { Anchor, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { UpdateCard, VersionLink } from '@/features/settings/shell';
 import { cn } from '@/lib/cn';
-import { useFirstScreenSettled } from '@/lib/live/first-screen-settled';
 import { LiveStatusIndicator } from './live-status';
 import { NAV_ITEMS } from './nav-items';
 import { UserMenu } from './user-menu';
@@ -12,12 +11,12 @@ interface SidebarProps {
   user: User;
   collapsed: boolean;
   onToggle: () => void;
+  /** The update card and the version are not part of the first screen: read once it is drawn. */
+  firstScreenSettled: boolean;
 }
 
 /** Navigation, live status, user menu and product version (spec 1 §2, spec 3 §2). */
-export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
-  // The update card's settings are not part of the first screen: read once it is drawn.
-  const settled = useFirstScreenSettled();
+export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: SidebarProps) {
   return (
     <aside
       data-testid="sidebar"
@@ -75,9 +74,9 @@ export function Sidebar({ user, collapsed, onToggle }: SidebarProps) {
       </nav>
       <div className="space-y-1 border-t border-slate-800 p-2">
         <LiveStatusIndicator collapsed={collapsed} />
-        <UpdateCard collapsed={collapsed} enabled={!user.is_first_login && settled} />
+        <UpdateCard collapsed={collapsed} enabled={!user.is_first_login && firstScreenSettled} />
         <UserMenu user={user} collapsed={collapsed} />
-        <VersionLink collapsed={collapsed} />
+        <VersionLink collapsed={collapsed} enabled={firstScreenSettled} />
       </div>
     </aside>
   );

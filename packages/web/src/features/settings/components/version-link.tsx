@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { cn } from '@/lib/cn';
-import { useFirstScreenSettled } from '@/lib/live/first-screen-settled';
 import { healthQueryOptions } from '@/lib/queries';
 
 const ReleaseNotesDialog = lazy(async () => ({
@@ -9,10 +8,8 @@ const ReleaseNotesDialog = lazy(async () => ({
 }));
 
 /** The product version in the sidebar; it opens the release notes of the running version. */
-export function VersionLink({ collapsed }: { collapsed: boolean }) {
-  // Not part of the first screen: asked for once it is drawn.
-  const settled = useFirstScreenSettled();
-  const version = useQuery({ ...healthQueryOptions(), enabled: settled }).data?.version;
+export function VersionLink({ collapsed, enabled }: { collapsed: boolean; enabled: boolean }) {
+  const version = useQuery({ ...healthQueryOptions(), enabled }).data?.version;
   const [open, setOpen] = useState(false);
   if (version === undefined) return null;
   return (
