@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { serveCompressedAssets } from './asset-cache.js';
 
 /**
  * Serves the built web app; client routes (/hosts, /containers?…) fall back to index.html.
@@ -13,6 +14,7 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
   // older one) serves index.html there too.
   const loginPage = existsSync(join(webDir, 'login.html')) ? 'login.html' : 'index.html';
   if (built) {
+    serveCompressedAssets(app, join(webDir, 'assets'));
     await app.register(fastifyStatic, {
       root: webDir,
       wildcard: false,
