@@ -35,9 +35,10 @@ export function DashboardGrid({
   onSave: (places: GridItem[]) => void;
   /** Called once the grid has drawn its items the first time (it waits for its width). */
   onDrawn?: () => void;
-  children: ReactNode;
+  /** The items; as a function, given where the grid's top was in the window when measured. */
+  children: ReactNode | ((top: number) => ReactNode);
 }) {
-  const { ref, width } = useElementWidth();
+  const { ref, width, top } = useElementWidth();
   const measured = width !== null;
   useEffect(() => {
     if (measured) onDrawn?.();
@@ -63,7 +64,7 @@ export function DashboardGrid({
           dragConfig={{ handle }}
           onLayoutChange={onChange}
         >
-          {children}
+          {typeof children === 'function' ? children(top ?? 0) : children}
         </ReactGridLayout>
       )}
     </div>

@@ -1,17 +1,15 @@
 import type { GridItem, Host } from '@berth/contracts';
 import { startTransition, useMemo, useState } from 'react';
-import { CARD_ROW_HEIGHT, GRID_MARGIN, hostLayoutFor, type CardMode } from '../lib/host-layouts';
+import { CARD_ROW_HEIGHT, cardsInWindow, hostLayoutFor, type CardMode } from '../lib/host-layouts';
 import { DashboardGrid } from './dashboard-grid';
 import { HostCard } from './host-card';
-
-/** Cards starting this far below the window's height wait for the first screen to be drawn. */
-const FIRST_SCREEN_MARGIN_PX = 200;
 
 /**
  * Host cards in the dashboard grid (row height 36), laid out per mode. The cards that start
  * within the first screen are drawn at once; the others follow in a transition that yields to
  * the browser, so the first screen does not wait for fifty cards (bench/dashboard), and the
  * ones below are complete a moment later. Until then each is an empty frame of its size.
+ * The first screen is told from where the grid starts in the window, measured with its width.
  */
 export function HostGrid({
   hosts,
@@ -30,12 +28,6 @@ export function HostGrid({
     [saved, ids, mode],
   );
   const [allDrawn, setAllDrawn] = useState(false);
-  const firstScreen = useMemo(() => {
-    const bottom = window.innerHeight + FIRST_SCREEN_MARGIN_PX;
-    return new Set(
-      layout.filter((item) => item.y * (CARD_ROW_HEIGHT + GRID_MARGIN) < bottom).map((i) => i.i),
-    );
-  }, [layout]);
   return (
     <div data-testid={`host-grid-${mode}`}>
       <DashboardGrid
@@ -45,19 +37,22 @@ export function HostGrid({
         onSave={onSave}
         onDrawn={() => startTransition(() => setAllDrawn(true))}
       >
-        {hosts.map((host) => (
-          <div key={host.id}>
-            {allDrawn || firstScreen.has(host.id) ? (
-              <HostCard host={host} mode={mode} />
-            ) : (
-              <div
-                data-testid="host-frame"
-                aria-busy="true"
-                className="h-full rounded-xl border border-slate-800 bg-slate-900/70"
-              />
-            )}
-          </div>
-        ))}
+        {(top) => {
+          const onScreen = allDrawn ? null : cardsInWindow(layout, window.innerHeight, top);
+          return hosts.map((host) => (
+            <div key={host.id}>
+              {onScreen === null || onScreen.has(host.id) ? (
+                <HostCard host={host} mode={mode} />
+              ) : (
+                <div
+                  data-testid="host-frame"
+                  aria-busy="true"
+                  className="h-full rounded-xl border border-slate-800 bg-slate-900/70"
+                />
+              )}
+            </div>
+          ));
+        }}
       </DashboardGrid>
     </div>
   );

@@ -91,3 +91,18 @@ export function toGridItems(
 ): GridItem[] {
   return layout.map(({ i, x, y, w, h }) => ({ i, x, y, w, h }));
 }
+
+/**
+ * The cards that start within the window: the grid's top is `gridTop` px down a window
+ * `windowHeight` px tall. Cards lower down can wait for the first screen to be drawn.
+ */
+export function cardsInWindow(
+  layout: readonly { i: string; y: number }[],
+  windowHeight: number,
+  gridTop: number,
+): Set<string> {
+  const bottom = windowHeight - gridTop;
+  return new Set(
+    layout.filter((item) => item.y * (CARD_ROW_HEIGHT + GRID_MARGIN) < bottom).map((i) => i.i),
+  );
+}

@@ -1,7 +1,7 @@
 import type { Host } from '@berth/contracts';
 import { describe, expect, it } from 'vitest';
 import { groupHostsByTag, UNTAGGED } from './group-hosts';
-import { defaultHostLayout, hostLayoutFor, orderedBy } from './host-layouts';
+import { cardsInWindow, defaultHostLayout, hostLayoutFor, orderedBy } from './host-layouts';
 import { DEFAULT_WIDGETS, widgetsFor } from './widget-layout';
 
 const host = (id: string, tags: string[], status: Host['status'] = 'online') =>
@@ -78,5 +78,16 @@ describe('widgets', () => {
     const updates = widgetsFor(saved).find((w) => w.id === 'updates');
     expect(updates).toMatchObject({ x: 0, y: 4, w: 2 });
     expect(widgetsFor(saved.slice(1))).toEqual(DEFAULT_WIDGETS);
+  });
+
+  it('tells the cards in the window from where the grid starts in it', () => {
+    // Standard cards are 8 rows of 36 px with 12 px between: rows of cards 384 px apart.
+    const ids = Array.from({ length: 12 }, (_, n) => `h${n}`);
+    const layout = defaultHostLayout(ids, 'standard');
+    // A 900 px window with the grid 190 px down (title and KPI bar): the third row starts
+    // at 958 px, below the window.
+    expect([...cardsInWindow(layout, 900, 190)]).toEqual(ids.slice(0, 8));
+    expect([...cardsInWindow(layout, 900, 0)]).toEqual(ids);
+    expect([...cardsInWindow(layout, 400, 190)]).toEqual(ids.slice(0, 4));
   });
 });
