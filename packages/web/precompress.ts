@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
@@ -15,12 +15,17 @@ function* files(dir: string): Generator<string> {
 
 /**
  * Writes .br and .gz next to every text asset after the build, so the server sends them
- * compressed without compressing per request (@fastify/static `preCompressed`).
+ * compressed without compressing per request (@fastify/static `preCompressed`). Into the
+ * build's own output folder, `--outDir` included.
  */
-export function precompress(outDir: string): Plugin {
+export function precompress(): Plugin {
+  let outDir = 'dist';
   return {
     name: 'berth-precompress',
     apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     closeBundle() {
       for (const path of files(outDir)) {
         if (!COMPRESSIBLE.test(path)) continue;

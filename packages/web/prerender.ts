@@ -11,7 +11,7 @@ const ROOT_ELEMENT = '<div id="root"></div>';
  * own components through a throwaway Vite server in SSR mode, so the markup cannot drift
  * from what the app renders. Before `precompress`, which runs at closeBundle.
  */
-export function prerender(outDir: string): Plugin {
+export function prerender(): Plugin {
   let root = process.cwd();
   return {
     name: 'berth-prerender',
@@ -19,7 +19,9 @@ export function prerender(outDir: string): Plugin {
     configResolved(config) {
       root = config.root;
     },
-    async writeBundle(_options, bundle) {
+    async writeBundle(options, bundle) {
+      // The build's own output folder, `--outDir` included.
+      const outDir = options.dir ?? join(root, 'dist');
       const server = await createServer({
         root,
         configFile: join(root, 'vite.config.ts'),
@@ -31,13 +33,13 @@ export function prerender(outDir: string): Plugin {
         const module = (await server.ssrLoadModule('/src/app/prerender.tsx')) as {
           prerenderedPages(): Record<string, string>;
         };
-        const template = readFileSync(join(root, outDir, 'index.html'), 'utf8');
+        const template = readFileSync(join(outDir, 'index.html'), 'utf8');
         if (!template.includes(ROOT_ELEMENT)) throw new Error(`index.html lacks ${ROOT_ELEMENT}`);
         for (const [file, markup] of Object.entries(module.prerenderedPages())) {
           let page = template.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`);
-          if (file === 'login.html') page = inlineStylesheets(page, join(root, outDir));
+          if (file === 'login.html') page = inlineStylesheets(page, outDir);
           else page = withScreenChunks(preloadApp(page, bundle), bundle);
-          writeFileSync(join(root, outDir, file), page);
+          writeFileSync(join(outDir, file), page);
         }
       } finally {
         await server.close();

@@ -40,7 +40,7 @@ const groups = [
 
 // `source` resolves @berth/contracts to its TypeScript sources, so no contracts build is needed.
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerender('dist'), precompress('dist')],
+  plugins: [react(), tailwindcss(), prerender(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     conditions: ['source', ...defaultClientConditions],
