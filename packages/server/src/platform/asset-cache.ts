@@ -21,7 +21,7 @@ interface CompressedAsset {
  * The build's scripts and stylesheets, as their compressed copies, by file name. Only the
  * copies the build wrote (packages/web/precompress.ts): about 1 MB in all.
  */
-export function readCompressedAssets(dir: string): Map<string, CompressedAsset> {
+function readCompressedAssets(dir: string): Map<string, CompressedAsset> {
   const assets = new Map<string, CompressedAsset>();
   let files: string[];
   try {
