@@ -33,6 +33,17 @@ test.describe('hosts page', () => {
     await dialog.getByLabel('Name').fill('secure-edge');
     await dialog.getByLabel('Address/Endpoint').fill(tls.url);
     await dialog.getByLabel('Tags').fill('Prod, EU');
+    await dialog.getByRole('button', { name: 'Test Connection' }).click();
+    await expect(
+      dialog.getByText(`${tls.url} expects TLS: give its CA, client certificate and key`),
+    ).toBeVisible();
+    // A long message wraps beside the buttons; their labels stay on one line.
+    const labelLines = await dialog.getByRole('button', { name: 'Add Host' }).evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    expect(labelLines).toBe(1);
     await dialog.getByLabel('Use mutual TLS (mTLS)').check();
     await dialog.getByRole('button', { name: 'Test Connection' }).click();
     await expect(

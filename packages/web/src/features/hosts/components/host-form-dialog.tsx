@@ -128,7 +128,8 @@ export function HostFormDialog({ host, onClose }: Props) {
         {errors.form !== undefined && <p className="text-sm text-red-300">{errors.form}</p>}
         <div className="flex items-end justify-between gap-2">
           <TestConnection values={values} storedSecure={storedSecure} />
-          <div className="flex gap-2">
+          {/* A long connection error wraps beside the buttons, never the button labels. */}
+          <div className="flex shrink-0 gap-2">
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
