@@ -1,8 +1,8 @@
-import type { Alert, AlertRule, Container, Host } from '@berth/contracts';
+import type { Alert, Container } from '@berth/contracts';
 import type { Page } from '@playwright/test';
-import { apiFor, type TestApi } from '../fixtures/api.js';
+import { openAlerts, seedStoppedRule } from '../fixtures/alerts.js';
+import { apiFor } from '../fixtures/api.js';
 import { docker, TestContainers } from '../fixtures/docker.js';
-import { hostPayload } from '../fixtures/rig.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
 const containers = new TestContainers();
@@ -11,34 +11,6 @@ test.afterEach(() => containers.removeAll());
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: new URL(`../.artifacts/${name}.png`, import.meta.url).pathname });
 
-/**
- * A host on the rig's plain engine with `count` idling containers Berth lists, and a
- * container_stopped rule (critical) watching exactly them.
- */
-async function seed(api: TestApi, count: number) {
-  const host = await api.post<Host>('/hosts', hostPayload('plain', 'edge'));
-  await expect
-    .poll(async () => (await api.get<Host[]>('/hosts'))[0]?.status, { timeout: 15_000 })
-    .toBe('online');
-  const names = Array.from({ length: count }, (_, i) => containers.run('plain', `victim${i}`));
-  const listed = async () => {
-    const all = await api.get<Container[]>('/containers');
-    return names.every((n) => all.some((c) => c.name === n && c.state === 'running'));
-  };
-  await expect.poll(listed, { timeout: 15_000 }).toBe(true);
-  const rule = await api.post<AlertRule>('/alerts/rules', {
-    name: 'Stopped',
-    scope: 'container',
-    kind: 'container_stopped',
-    severity: 'critical',
-    container_selector_json: { include_all: false, include: names, tags: [] },
-  });
-  return { host, names, rule };
-}
-
-const openAlerts = async (api: TestApi) =>
-  (await api.get<{ alerts: Alert[] }>('/alerts/?state=open')).alerts;
-
 const rows = (page: Page) => page.getByTestId('alert-row');
 
 test('a killed container raises a live alert; the panel snoozes, annotates and resolves it; filters and ?alertId=', async ({
@@ -46,7 +18,7 @@ test('a killed container raises a live alert; the panel snoozes, annotates and r
   readyServer,
 }) => {
   const api = await apiFor(readyServer.url);
-  const { names, rule } = await seed(api, 2);
+  const { names, rule } = await seedStoppedRule(api, containers, 2);
   const [first = '', second = ''] = names;
   await signIn(page);
   await page.goto('/alerts');
@@ -167,7 +139,7 @@ test('bulk snooze and resolve; the containers table Alerts column and the detail
   readyServer,
 }) => {
   const api = await apiFor(readyServer.url);
-  const { names } = await seed(api, 2);
+  const { names } = await seedStoppedRule(api, containers, 2);
   const [first = '', second = ''] = names;
   docker('plain', 'kill', first);
   docker('plain', 'kill', second);

@@ -1,8 +1,10 @@
 import type { Container, Host, Preferences } from '@berth/contracts';
+import { openAlerts, seedStoppedRule } from '../fixtures/alerts.js';
 import { apiFor } from '../fixtures/api.js';
 import { docker, TestContainers } from '../fixtures/docker.js';
 import { keyboardDrag } from '../fixtures/drag.js';
 import { hostPayload } from '../fixtures/rig.js';
+import { recordTextsFromLoad } from '../fixtures/seen-texts.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
 const containers = new TestContainers();
@@ -27,6 +29,23 @@ test.describe('dashboard', () => {
       .toBe('expanded');
     await page.reload();
     await expect(page.getByRole('radio', { name: 'Expanded' })).toBeChecked();
+  });
+
+  test('the KPI tiles are drawn with their counts: an open alert is in the first render', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    const { names } = await seedStoppedRule(api, containers, 1);
+    docker('plain', 'kill', names[0] ?? '');
+    await expect.poll(async () => (await openAlerts(api)).length, { timeout: 15_000 }).toBe(1);
+    await signIn(page);
+    const tile = '[data-testid="kpi-Alerts open"]';
+    const seen = await recordTextsFromLoad(page, tile);
+    await page.reload();
+    await expect(page.locator(tile)).toContainText('Requires attention');
+    // Read at boot with the screen's other first reads, the count is never drawn as 0 first.
+    expect(await seen()).toEqual(['Alerts open1Requires attention']);
   });
 
   test('cards show live containers; a container stopped from its card and one changed with the CLI', async ({

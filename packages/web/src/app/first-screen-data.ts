@@ -2,10 +2,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 import { takeBootScreen } from '@/lib/preload';
 import {
+  alertStatsQueryOptions,
   containersQueryOptions,
   dashboardHostsQueryOptions,
   meQueryOptions,
   preferencesQueryOptions,
+  updatesSummaryQueryOptions,
 } from '@/lib/queries';
 import { paths } from './paths';
 
@@ -26,6 +28,8 @@ const SCREEN_QUERIES: Record<string, Reads> = {
   [paths.dashboard]: (c) => [
     c.query({ ...dashboardHostsQueryOptions(), ...ONCE }),
     c.query({ ...containersQueryOptions(), ...ONCE }),
+    c.query({ ...alertStatsQueryOptions(), ...ONCE }),
+    c.query({ ...updatesSummaryQueryOptions(), ...ONCE }),
   ],
   [paths.hosts]: (c) => [c.query({ ...dashboardHostsQueryOptions(), ...ONCE })],
   [paths.containers]: (c) => [c.query({ ...containersQueryOptions(), ...ONCE })],

@@ -2,9 +2,13 @@ import type { QueryClient } from '@tanstack/react-query';
 import { preloadGet } from './api-client';
 import { meQueryOptions } from './session';
 
-/** What a screen reads first besides the session and the preferences (every screen's). */
+/**
+ * What a screen reads first besides the session and the preferences (every screen's). The
+ * dashboard's KPI tiles count open alerts and available updates: read with the rest, they are
+ * right in the first render rather than 0 until their answers come in.
+ */
 const SCREEN_READS: Record<string, string[]> = {
-  '/': ['/hosts', '/containers'],
+  '/': ['/hosts', '/containers', '/alerts/stats/', '/updates/summary'],
   '/hosts': ['/hosts'],
   '/containers': ['/containers'],
 };
