@@ -48,6 +48,22 @@ test.describe('dashboard', () => {
     expect(await seen()).toEqual(['Alerts open1Requires attention']);
   });
 
+  test("a narrow window's standard cards show their figures whole, under their labels", async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    await api.post('/hosts', hostPayload('plain', 'edge'));
+    await page.setViewportSize({ width: 1140, height: 900 });
+    await signIn(page);
+    const card = page.getByTestId('host-card-edge');
+    await expect(card.getByTestId('metric-CPU')).not.toHaveText('—', { timeout: 15_000 });
+    const cut = await card
+      .locator('[data-testid^="metric-"]')
+      .evaluateAll((values) => values.filter((v) => v.scrollWidth > v.clientWidth).length);
+    expect(cut).toBe(0);
+  });
+
   test('cards show live containers; a container stopped from its card and one changed with the CLI', async ({
     page,
     readyServer,

@@ -25,9 +25,12 @@ function Metric({
   value: string;
   children: React.ReactNode;
 }) {
+  // The value sits beside its label where both fit, and under it where they do not (a
+  // narrow window's cards): cut to "1.8 …" it said nothing. The rows are the card's, shared
+  // through the subgrid, so the three charts stay level when one label wraps.
   return (
-    <div className="min-w-0">
-      <div className="flex items-baseline justify-between gap-1 text-xs whitespace-nowrap">
+    <div className="row-span-2 grid min-w-0 grid-rows-subgrid">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-1 text-xs whitespace-nowrap">
         <span className="text-slate-500">{label}</span>
         <span className="truncate text-slate-200 tabular-nums" data-testid={`metric-${label}`}>
           {value}
@@ -42,7 +45,7 @@ function CardMetricsView({ sparklines, cpu, mem, net, allowGb }: CardMetricsProp
   if (sparklines === null || cpu === null)
     return <p className="py-3 text-xs text-slate-500">No stats available</p>;
   return (
-    <div className="grid grid-cols-3 gap-2">
+    <div className="grid grid-cols-3 gap-x-2">
       <Metric label="CPU" value={formatPercent(cpu)}>
         <Sparkline values={sparklines.cpu} max={100} color="#38bdf8" label="CPU history" />
       </Metric>
