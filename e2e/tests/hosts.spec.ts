@@ -95,6 +95,11 @@ test.describe('hosts page', () => {
     await expect(page.getByTestId('host-row-intruder').getByText('Online')).toBeVisible({
       timeout: 15_000,
     });
+    // At a 1280 px window the row's actions are in sight, not past the table's edge behind a
+    // long OS and kernel string.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByTestId('host-row-intruder')).toContainText('Docker ');
+    await expect(page.getByRole('button', { name: 'Edit intruder' })).toBeInViewport({ ratio: 1 });
 
     await page.getByRole('button', { name: 'Edit intruder' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Host' });

@@ -104,9 +104,13 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
     }),
     col.accessor('os_version', {
       header: 'OS / Version',
+      // Two lines at most, in a bounded column: a long kernel string widened the table past a
+      // 1280 px window and pushed the row actions out of sight. The whole text is its title.
       cell: (c) => (
-        <div className="text-xs text-slate-400">
-          <div className="truncate">{c.getValue() ?? '—'}</div>
+        <div className="max-w-48 text-xs text-slate-400">
+          <div className="line-clamp-2 break-words" title={c.getValue() ?? undefined}>
+            {c.getValue() ?? '—'}
+          </div>
           <div>
             {c.row.original.docker_version === null
               ? ''
