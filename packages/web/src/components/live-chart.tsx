@@ -20,6 +20,25 @@ const seriesData = (values: readonly number[], interval: number): uPlot.AlignedD
   return [xs, [...values]];
 };
 
+/** Until uPlot has labels to measure, and the least it gives them. */
+const MIN_AXIS_WIDTH = 48;
+
+/**
+ * The y axis as wide as its widest label: at a fixed 70 px, "976.6 KB/s" showed as "76.6 KB/s".
+ * uPlot keeps an axis's font as [font, size] scaled by the device's pixel ratio.
+ */
+const fitLabels: uPlot.Axis.Size = (self, values, axisIdx) => {
+  const axis = self.axes[axisIdx];
+  const font = (axis?.font as unknown as readonly [string] | undefined)?.[0];
+  // uPlot's types say otherwise, but its first call, before any labels exist, passes null.
+  const labels = values as readonly string[] | null;
+  if (labels === null || font === undefined) return MIN_AXIS_WIDTH;
+  self.ctx.font = font;
+  const widest = Math.max(0, ...labels.map((v) => self.ctx.measureText(v).width)) / uPlot.pxRatio;
+  const tick = axis?.ticks?.size ?? 10;
+  return Math.max(MIN_AXIS_WIDTH, Math.ceil(widest + tick + (axis?.gap ?? 5) + 4));
+};
+
 /** A live line chart on uPlot; data updates reuse the chart instead of rebuilding it. */
 export function LiveChart({
   title,
@@ -49,7 +68,7 @@ export function LiveChart({
             stroke: '#64748b',
             grid: { stroke: '#1e293b' },
             ticks: { stroke: '#1e293b' },
-            size: 70,
+            size: fitLabels,
             values: (_u, splits) => splits.map(format),
           },
         ],
