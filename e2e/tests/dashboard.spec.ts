@@ -48,7 +48,7 @@ test.describe('dashboard', () => {
     expect(await seen()).toEqual(['Alerts open1Requires attention']);
   });
 
-  test("a narrow window's standard cards show their figures whole, under their labels", async ({
+  test("a narrow window's KPI tiles and standard cards show their figures whole", async ({
     page,
     readyServer,
   }) => {
@@ -62,6 +62,22 @@ test.describe('dashboard', () => {
       .locator('[data-testid^="metric-"]')
       .evaluateAll((values) => values.filter((v) => v.scrollWidth > v.clientWidth).length);
     expect(cut).toBe(0);
+    // Counts stay whole: one that does not fit goes to the next line, never half of it.
+    const brokenCounts = await card
+      .getByTestId('card-counts')
+      .locator(':scope > span')
+      .evaluateAll((counts) => counts.filter((c) => c.getClientRects().length > 1).length);
+    expect(brokenCounts).toBe(0);
+    // A KPI subtitle too long for its tile wraps between its parts instead of being cut.
+    const subtitle = page.getByTestId('kpi-Containers').getByTestId('kpi-subtitle');
+    await expect(subtitle).toHaveText(/^\d+ running · \d+ stopped$/);
+    const shown = await subtitle.evaluate((el) => ({
+      cut: el.scrollWidth > el.clientWidth,
+      partsBroken: [...el.querySelectorAll('span > span')].filter(
+        (p) => p.getClientRects().length > 1,
+      ).length,
+    }));
+    expect(shown).toEqual({ cut: false, partsBroken: 0 });
   });
 
   test('cards show live containers; a container stopped from its card and one changed with the CLI', async ({

@@ -84,7 +84,11 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
           {host.error !== null && `: ${host.error}`}
         </p>
       )}
-      <div className="flex items-center gap-3 text-xs text-slate-400" data-testid="card-counts">
+      {/* Each count stays whole; one that does not fit goes to the next line. */}
+      <div
+        className="flex flex-wrap items-center gap-x-3 gap-y-0.5 text-xs whitespace-nowrap text-slate-400"
+        data-testid="card-counts"
+      >
         <span>
           <span className="text-slate-200 tabular-nums">
             {running}/{containers.length}

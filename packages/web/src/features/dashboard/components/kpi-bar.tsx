@@ -3,6 +3,8 @@ import { AlertTriangle, Box, CheckCircle2, Download, Server } from 'lucide-react
 import type { LucideIcon } from 'lucide-react';
 import { useAlertStats, useUpdatesSummary } from '../api/dashboard-api';
 
+const SUBTITLE_SEPARATOR = ' · ';
+
 function Tile({
   icon: Icon,
   label,
@@ -25,7 +27,15 @@ function Tile({
       <div className="min-w-0">
         <div className="text-xs tracking-wide text-slate-400 uppercase">{label}</div>
         <div className="text-xl font-semibold text-white tabular-nums">{value}</div>
-        <div className="truncate text-xs text-slate-500">{subtitle}</div>
+        {/* Wraps between its parts, never inside one: "1000 running ·" over "0 stopped". */}
+        <div className="text-xs text-slate-500" data-testid="kpi-subtitle">
+          {subtitle.split(SUBTITLE_SEPARATOR).map((part, i) => (
+            <span key={`${i}:${part}`}>
+              {i > 0 && SUBTITLE_SEPARATOR}
+              <span className="whitespace-nowrap">{part}</span>
+            </span>
+          ))}
+        </div>
       </div>
     </div>
   );
