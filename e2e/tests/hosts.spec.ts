@@ -100,6 +100,14 @@ test.describe('hosts page', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect(page.getByTestId('host-row-intruder')).toContainText('Docker ');
     await expect(page.getByRole('button', { name: 'Edit intruder' })).toBeInViewport({ ratio: 1 });
+    // Narrower, the table scrolls sideways and its Actions column stays at the right edge.
+    await page.setViewportSize({ width: 1140, height: 800 });
+    const scroller = page.getByRole('table').locator('xpath=..');
+    await expect.poll(() => scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await expect(page.getByRole('button', { name: 'Delete intruder' })).toBeInViewport({
+      ratio: 1,
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('button', { name: 'Edit intruder' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Host' });

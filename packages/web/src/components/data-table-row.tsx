@@ -2,6 +2,7 @@ import {
   flexRender,
   type Cell,
   type CellContext,
+  type Column,
   type Row,
   type RowData,
 } from '@tanstack/react-table';
@@ -19,8 +20,23 @@ declare module '@tanstack/react-table' {
      * Without it, the cell draws again whenever its record changes.
      */
     reads?: readonly (keyof TData & string)[];
+    /**
+     * The column stays at the table's right edge while the rest scrolls sideways: a row's
+     * actions stay in reach in a window too narrow for every column.
+     */
+    pinnedEnd?: boolean;
   }
 }
+
+/** A column asking to be pinned is, while it is the last one shown (columns can be moved). */
+export const isPinnedEnd = <T,>(column: Column<T>): boolean =>
+  column.columnDef.meta?.pinnedEnd === true && column.getIsLastColumn();
+
+/** A pinned column's cells, header included: at the right edge, shadowed where rows pass. */
+export const PINNED_END = 'sticky right-0 shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.7)]';
+/** Opaque, since rows scroll beneath: the page's slate-950, and the row's hover tint over it. */
+const PINNED_END_BODY =
+  'bg-slate-950 group-hover:bg-[color-mix(in_oklab,var(--color-slate-900)_60%,var(--color-slate-950))]';
 
 export type Measured = { index: number; measure: (el: Element | null) => void };
 /** A hook: the newest version of a row's record (see `DataTable`'s `useLiveRecord`). */
@@ -123,7 +139,7 @@ export const BodyRow = memo(
               'aria-rowindex': measured.index + 2,
             })}
         className={cn(
-          'hover:bg-slate-900/60',
+          'group hover:bg-slate-900/60',
           dense &&
             measured === undefined &&
             '[contain-intrinsic-size:auto_56px] [content-visibility:auto]',
@@ -135,7 +151,11 @@ export const BodyRow = memo(
             cell={cell}
             record={record}
             selected={selected}
-            className={cn(cellPad, 'align-top text-slate-300')}
+            className={cn(
+              cellPad,
+              'align-top text-slate-300',
+              isPinnedEnd(cell.column) && [PINNED_END, PINNED_END_BODY],
+            )}
           />
         ))}
       </tr>

@@ -3,7 +3,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { cn } from '@/lib/cn';
-import { BodyRow, type LiveRecordHook, type Measured } from './data-table-row';
+import {
+  BodyRow,
+  isPinnedEnd,
+  PINNED_END,
+  type LiveRecordHook,
+  type Measured,
+} from './data-table-row';
 
 /**
  * Dense tables longer than this render only the rows in view (plus overscan): a thousand
@@ -121,7 +127,11 @@ export function DataTable<T>({
                 <th
                   key={header.id}
                   data-column={header.id}
-                  className={cn(cellPad, 'font-medium whitespace-nowrap')}
+                  className={cn(
+                    cellPad,
+                    'font-medium whitespace-nowrap',
+                    isPinnedEnd(header.column) && [PINNED_END, 'bg-slate-900'],
+                  )}
                   style={
                     dense && header.column.columnDef.size !== undefined
                       ? { width: header.column.columnDef.size }

@@ -253,7 +253,7 @@ export function containerColumns(actions: RowActions) {
     }),
     col.display({
       id: 'actions',
-      meta: { reads: ['name', 'state'] },
+      meta: { reads: ['name', 'state'], pinnedEnd: true },
       size: 128,
       header: 'Actions',
       cell: ({ row: { original: c } }) => {

@@ -121,6 +121,7 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
     }),
     col.display({
       id: 'actions',
+      meta: { pinnedEnd: true },
       header: 'Actions',
       cell: (c) => (
         <div className="flex gap-1">
