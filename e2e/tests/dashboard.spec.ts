@@ -78,6 +78,10 @@ test.describe('dashboard', () => {
       ).length,
     }));
     expect(shown).toEqual({ cut: false, partsBroken: 0 });
+    const cutSubtitles = await page
+      .getByTestId('kpi-subtitle')
+      .evaluateAll((all) => all.filter((el) => el.scrollWidth > el.clientWidth).length);
+    expect(cutSubtitles).toBe(0);
   });
 
   test('cards show live containers; a container stopped from its card and one changed with the CLI', async ({

@@ -18,6 +18,7 @@ function Tile({
   subtitle: string;
   tone?: string;
 }) {
+  const parts = subtitle.split(SUBTITLE_SEPARATOR);
   return (
     <div
       className="flex items-center gap-3 rounded-xl border border-slate-800 bg-slate-900/60 px-4 py-3"
@@ -27,12 +28,13 @@ function Tile({
       <div className="min-w-0">
         <div className="text-xs tracking-wide text-slate-400 uppercase">{label}</div>
         <div className="text-xl font-semibold text-white tabular-nums">{value}</div>
-        {/* Wraps between its parts, never inside one: "1000 running ·" over "0 stopped". */}
+        {/* Wraps between its parts, never inside one ("1000 running ·" over "0 stopped"); a
+            subtitle of one part wraps between its words. */}
         <div className="text-xs text-slate-500" data-testid="kpi-subtitle">
-          {subtitle.split(SUBTITLE_SEPARATOR).map((part, i) => (
+          {parts.map((part, i) => (
             <span key={`${i}:${part}`}>
               {i > 0 && SUBTITLE_SEPARATOR}
-              <span className="whitespace-nowrap">{part}</span>
+              <span className={parts.length > 1 ? 'whitespace-nowrap' : undefined}>{part}</span>
             </span>
           ))}
         </div>
