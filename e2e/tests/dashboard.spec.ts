@@ -71,13 +71,12 @@ test.describe('dashboard', () => {
     // A KPI subtitle too long for its tile wraps between its parts instead of being cut.
     const subtitle = page.getByTestId('kpi-Containers').getByTestId('kpi-subtitle');
     await expect(subtitle).toHaveText(/^\d+ running · \d+ stopped$/);
-    const shown = await subtitle.evaluate((el) => ({
-      cut: el.scrollWidth > el.clientWidth,
-      partsBroken: [...el.querySelectorAll('span > span')].filter(
-        (p) => p.getClientRects().length > 1,
-      ).length,
-    }));
-    expect(shown).toEqual({ cut: false, partsBroken: 0 });
+    const partsBroken = await subtitle.evaluate(
+      (el) =>
+        [...el.querySelectorAll('span > span')].filter((p) => p.getClientRects().length > 1).length,
+    );
+    expect(partsBroken).toBe(0);
+    // No subtitle, of this tile or another, is wider than its tile.
     const cutSubtitles = await page
       .getByTestId('kpi-subtitle')
       .evaluateAll((all) => all.filter((el) => el.scrollWidth > el.clientWidth).length);
