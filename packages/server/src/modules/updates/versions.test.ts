@@ -105,17 +105,19 @@ const dated = [
 
 describe('newest tag by tracking mode', () => {
   it('postgres: majors, minors and variants stay within their scheme', () => {
-    expect(newestTag('16.1', postgres, 'patch')).toBeNull(); // 16.1 has no patch level
+    expect(newestTag('16.1', postgres, 'patch')).toBeNull(); // no 16.1.x in the list
     expect(newestTag('16.1', postgres, 'minor')).toBe('16.3');
     expect(newestTag('16.1', postgres, 'latest')).toBe('17.0');
-    expect(newestTag('16', postgres, 'minor')).toBeNull(); // 17 is another major
-    expect(newestTag('16', postgres, 'latest')).toBe('17'); // not 17beta1 nor 17-rc1
+    expect(newestTag('16', postgres, 'minor')).toBe('16.3'); // 16 reads 16.0; 17 is another major
+    expect(newestTag('16', postgres, 'latest')).toBe('17'); // not 17beta1, 17-rc1 nor 17.0
     expect(newestTag('16.2-bookworm', postgres, 'minor')).toBe('16.3-bookworm');
     expect(newestTag('16.2-bookworm', postgres, 'latest')).toBe('17.1-bookworm');
     expect(newestTag('16.3-alpine3.19', postgres, 'latest')).toBeNull(); // alpine3.20 is not it
-    expect(newestTag('15-alpine', postgres, 'latest')).toBeNull();
+    expect(newestTag('15-alpine', postgres, 'latest')).toBe('17.0-alpine');
+    expect(newestTag('15-alpine', postgres, 'minor')).toBe('15.6-alpine');
     expect(newestTag('15.6-alpine', postgres, 'latest')).toBe('17.0-alpine');
-    expect(newestTag('9.6.24', postgres, 'latest')).toBeNull(); // no other x.y.z
+    expect(newestTag('9.6.24', postgres, 'latest')).toBe('17.0'); // 17.0 reads 17.0.0
+    expect(newestTag('9.6.24', postgres, 'minor')).toBeNull(); // no other 9.x
     expect(newestTag('latest', postgres, 'latest')).toBeNull();
     expect(newestTag('17.0', postgres, 'latest')).toBeNull(); // never a lower tag
   });
@@ -129,7 +131,8 @@ describe('newest tag by tracking mode', () => {
     expect(newestTag('1.27.0-alpine-slim', nginx, 'patch')).toBe('1.27.1-alpine-slim');
     expect(newestTag('1.27.0-perl', nginx, 'latest')).toBeNull();
     expect(newestTag('1.26', nginx, 'minor')).toBe('1.27');
-    expect(newestTag('1', nginx, 'latest')).toBeNull();
+    expect(newestTag('1', nginx, 'latest')).toBe('1.27'); // 1.27 and 1.27.0 alike; 1.27 is closer
+    expect(newestTag('1.27', nginx, 'patch')).toBeNull(); // 1.27.0 is the same version
     expect(newestTag('mainline', nginx, 'latest')).toBeNull();
     expect(newestTag('1.28.0-rc1', [...nginx, '1.28.0-rc2', '1.28.0'], 'patch')).toBe('1.28.0');
     expect(newestTag('1.28.0-rc1', [...nginx, '1.28.0-rc2'], 'patch')).toBe('1.28.0-rc2');
@@ -152,9 +155,12 @@ describe('newest tag by tracking mode', () => {
     expect(newestTag('4.0.1-ls120', linuxserver, 'minor')).toBe('4.1.0-ls123');
     expect(newestTag('4.0.1-ls120', linuxserver, 'latest')).toBe('5.0.0-ls124');
     expect(newestTag('version-4.0.1-ls121', linuxserver, 'latest')).toBe('version-4.0.2-ls122');
-    expect(newestTag('1.40.0.7998-c29d4c0c8-ls199', linuxserver, 'latest')).toBe(
+    const plex = linuxserver.filter((t) => t.startsWith('1.4'));
+    expect(newestTag('1.40.0.7998-c29d4c0c8-ls199', plex, 'latest')).toBe(
       '1.41.0.8992-8463ad060-ls230',
     );
+    // In one list, 5.0.0 (5.0.0.0) is newer than 1.41.0.8992.
+    expect(newestTag('1.40.0.7998-c29d4c0c8-ls199', linuxserver, 'latest')).toBe('5.0.0-ls124');
     expect(newestTag('1.40.0.7998-c29d4c0c8-ls199', linuxserver, 'patch')).toBe(
       '1.40.1.8227-c0dd5a73e-ls210',
     );
@@ -174,6 +180,30 @@ describe('newest tag by tracking mode', () => {
     expect(newestTag('2024.1.3', dated, 'minor')).toBe('2024.10.10');
     expect(newestTag('2024.10.1', dated, 'patch')).toBe('2024.10.10');
     expect(newestTag('2023.12.4', dated, 'minor')).toBeNull();
+  });
+
+  it('tags with fewer parts read the missing ones as 0', () => {
+    const tags = ['1.0', '1.0.1', '1.1', '1.1.0', '2', '2.0.0-rc1', 'latest'];
+    expect(newestTag('1.0', tags, 'exact')).toBeNull();
+    expect(newestTag('1.0', tags, 'patch')).toBe('1.0.1');
+    expect(newestTag('1.0', tags, 'minor')).toBe('1.1'); // written like 1.0, not 1.1.0
+    expect(newestTag('1.0', tags, 'latest')).toBe('2');
+    expect(newestTag('1.0', ['1.0.1', '1.1.0'], 'patch')).toBe('1.0.1');
+    expect(newestTag('1.0', ['1.0.1', '1.1.0'], 'minor')).toBe('1.1.0');
+    expect(newestTag('1.0', ['1.0.1', '1.1.0'], 'latest')).toBe('1.1.0');
+    expect(newestTag('1.0', ['1.0.0', '0.9.9', '1'], 'latest')).toBeNull(); // same or lower
+    expect(newestTag('1.0.1', tags, 'patch')).toBeNull(); // 1.1 is another minor
+    expect(newestTag('1.0.1', tags, 'minor')).toBe('1.1.0');
+    expect(newestTag('1.1.0', ['1.1', '1.1.0', '1.2'], 'minor')).toBe('1.2');
+    expect(newestTag('v1', ['v1.0.1', 'v1.1', 'v2', '1.0.1', 'v1.0.1-alpine'], 'patch')).toBe(
+      'v1.0.1',
+    );
+    expect(newestTag('v1', ['v1.0.1', 'v1.1', 'v2', '1.0.1'], 'minor')).toBe('v1.1');
+    expect(newestTag('v1', ['v1.0.1', 'v1.1', 'v2', '1.0.1'], 'latest')).toBe('v2');
+    // The choice between equal versions does not follow the registry's order.
+    expect(newestTag('16', ['17.0', '17'], 'latest')).toBe('17');
+    expect(newestTag('16.1', ['17', '17.0'], 'latest')).toBe('17.0');
+    expect(newestTag('1.0', ['1.1.0.0', '1.1.0'], 'minor')).toBe('1.1.0');
   });
 
   it('v prefixes must match; unrelated tags are never updates', () => {

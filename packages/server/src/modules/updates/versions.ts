@@ -5,9 +5,10 @@ import semver from 'semver';
  * Image tags read as versions, so that "a newer tag" means the same thing an operator means:
  * `v1.2.3`, `1.25.3-alpine`, `16-bookworm`, `4.0.1-ls123` (linuxserver build numbers),
  * `20240115` / `2024-01-15` (dates), `1.0.0-rc1` (pre-releases). Two tags are comparable only
- * when they share a scheme: same prefix (`v`, `version-`), same number of version parts
- * (`16.2` never becomes `16.2.1` or `17`), same variant (`-alpine3.19` only moves to
- * `-alpine3.19`). Anything else (`latest`, `stable`, `mainline`) is not a version at all.
+ * when they share a scheme: same prefix (`v`, `version-`), same variant (`-alpine3.19` only
+ * moves to `-alpine3.19`). The number of version parts may differ: a missing part counts as 0,
+ * so `1.0` is older than `1.0.1` and the same version as `1.0.0`. Anything else (`latest`,
+ * `stable`, `mainline`) is not a version at all.
  */
 export interface TagVersion {
   tag: string;
@@ -91,7 +92,6 @@ export function sameScheme(a: TagVersion, b: TagVersion): boolean {
   return (
     a.scheme === b.scheme &&
     a.prefix === b.prefix &&
-    a.nums.length === b.nums.length &&
     a.variant === b.variant &&
     (a.build === null) === (b.build === null)
   );
@@ -156,26 +156,38 @@ export function compareVersions(a: TagVersion, b: TagVersion): number {
   return compareNums(a.nums, b.nums) || comparePre(a.pre, b.pre) || (a.build ?? 0) - (b.build ?? 0);
 }
 
-/** How many leading parts must stay equal in a mode (date tags only move in latest). */
+/**
+ * How many leading parts must stay equal in a mode, a missing part counting as 0 (`1.0` in
+ * patch mode moves within 1.0.*, `16` within 16.0.*). Date tags only move in latest.
+ */
 function fixedParts(mode: FloatingTagMode, v: TagVersion): number {
   if (v.scheme === 'date') return mode === 'latest' ? 0 : v.nums.length;
   switch (mode) {
     case 'exact':
       return v.nums.length;
     case 'patch':
-      return v.nums.length >= 3 ? 2 : v.nums.length;
+      return 2;
     case 'minor':
-      return v.nums.length >= 2 ? 1 : v.nums.length;
+      return 1;
     case 'latest':
       return 0;
   }
 }
 
 /**
+ * Between two tags of the same version (`17` and `17.0`), the one written like the current
+ * tag, then the longer one: the choice never depends on the registry's order.
+ */
+function preferShape(a: TagVersion, b: TagVersion, cur: TagVersion): number {
+  const distance = (v: TagVersion) => Math.abs(v.nums.length - cur.nums.length);
+  return distance(b) - distance(a) || a.nums.length - b.nums.length;
+}
+
+/**
  * The newest tag in `tags` the mode allows for `current`, or null. Never a lower tag, never
  * one of another scheme or variant, and pre-releases only when the current tag is one.
- * patch keeps major.minor (a bare `16` or `1.25` has no patch level: nothing moves);
- * minor keeps the major; latest may move anything.
+ * patch keeps major.minor (`1.0` may become `1.0.1`); minor keeps the major (`1.0` may become
+ * `1.1.0`); latest may move anything.
  */
 export function newestTag(
   current: string,
@@ -186,7 +198,6 @@ export function newestTag(
   const cur = parseTag(current);
   if (cur === null) return null;
   const fixed = fixedParts(mode, cur);
-  if (fixed >= cur.nums.length && cur.build === null && cur.pre === null) return null;
   let best: TagVersion | null = null;
   for (const tag of tags) {
     if (tag === current) continue;
@@ -195,7 +206,7 @@ export function newestTag(
     if (v.pre !== null && cur.pre === null) continue;
     if (compareNums(v.nums.slice(0, fixed), cur.nums.slice(0, fixed)) !== 0) continue;
     if (compareVersions(v, cur) <= 0) continue;
-    if (best === null || compareVersions(v, best) > 0) best = v;
+    if (best === null || (compareVersions(v, best) || preferShape(v, best, cur)) > 0) best = v;
   }
   return best?.tag ?? null;
 }
