@@ -1,6 +1,5 @@
 import type { BerthEvent } from '@berth/contracts';
-
-const csvCell = (value: string | null) => `"${(value ?? '').replaceAll('"', '""')}"`;
+import { csvText } from './csv';
 
 /**
  * Events as CSV with the columns of spec 3 §9 (spec 2 §9: views that span hosts add Host,
@@ -19,23 +18,19 @@ export function eventsCsv(events: readonly BerthEvent[], { host }: { host: boole
     'Old State',
     'New State',
   ];
-  const rows = events.map((e) =>
-    [
-      e.timestamp,
-      e.severity,
-      e.category,
-      e.event_type,
-      e.title,
-      e.message,
-      ...(host ? [e.host_name] : []),
-      e.container_name,
-      e.old_state,
-      e.new_state,
-    ]
-      .map(csvCell)
-      .join(','),
-  );
-  return [header.join(','), ...rows].join('\n');
+  const rows = events.map((e) => [
+    e.timestamp,
+    e.severity,
+    e.category,
+    e.event_type,
+    e.title,
+    e.message,
+    ...(host ? [e.host_name] : []),
+    e.container_name,
+    e.old_state,
+    e.new_state,
+  ]);
+  return csvText(header, rows);
 }
 
 /** Downloads events as `{prefix}-{YYYY-MM-DD}.csv` (named with today's date). */
