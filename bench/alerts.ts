@@ -109,7 +109,9 @@ await inParallel(
 );
 
 // A browser stand-in in both phases: the cadence is the polling interval either way.
-const socket = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, { headers: { cookie: berth.cookie } });
+const socket = new WebSocket(`ws://127.0.0.1:${PORT}/ws/?protocol=2`, {
+  headers: { cookie: berth.cookie },
+});
 const raisedAt = new Map<string, number>();
 socket.on('message', (raw: Buffer) => {
   const m = JSON.parse(raw.toString()) as {

@@ -19,7 +19,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const engines = await startFakeEnginesApart(HOSTS, ENGINE_PORT, PER_HOST, 'h');
 const berth = await startBerth(PORT, { BERTH_STATS_SOURCE: 'api' });
 await addEngineHosts(berth, HOSTS, ENGINE_PORT, PER_HOST, (i) => ({ name: `synthetic-${i}` }));
-const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, { headers: { cookie: berth.cookie } });
+const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/?protocol=2`, {
+  headers: { cookie: berth.cookie },
+});
 await sleep(5000); // a few ticks at the full cadence before measuring
 
 const times = new Map<string, number[]>(READS.map((path) => [path, []]));

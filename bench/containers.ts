@@ -16,6 +16,7 @@ import {
   startBerthWithRig,
 } from './rig.ts';
 import { keepOffBrowserCore, pinningNote } from './cpu-pin.ts';
+import { specLiveLine, watchSpecLive } from './spec-live.ts';
 
 const TOTAL = Number(process.argv[2] ?? 1000);
 const RUNNING = Number(process.argv[3] ?? 300);
@@ -89,7 +90,9 @@ for (let i = 0; i < 30; i++) {
 // 3. The table in Chromium.
 const unpin = keepOffBrowserCore([berth.child.pid]);
 const { browser, page } = await openSignedInPage(berth);
-// Live traffic to this browser, counted during the live window below.
+// Live traffic to this browser, counted during the live window below, and beside it to a
+// client of the spec's shapes (no opt-in).
+const specLive = watchSpecLive(berth.base, berth.cookie);
 let counting = false;
 let liveBytes = 0;
 let liveMessages = 0;
@@ -135,9 +138,12 @@ const LIVE_WINDOW_S = 30;
 await sleep(SETTLE_S * 1000);
 const busy0 = await busy();
 counting = true;
+specLive.start();
 const liveStart = Date.now();
 await sleep(LIVE_WINDOW_S * 1000);
 counting = false;
+const specTraffic = specLive.stop();
+specLive.close();
 const liveSeconds = (Date.now() - liveStart) / 1000;
 const busy1 = await busy();
 await page.unroute('**/api/containers*');
@@ -276,6 +282,7 @@ console.log(`  scrolling the list: ${f1(scroll.fps)} fps, ${scroll.longTasks} lo
 console.log(
   `  live traffic to one browser: ${f1(liveBytes / 1024 / liveSeconds)} KB/s (${liveMessages} containers_update in ${f1(liveSeconds)} s, ${liveFull} full; target < 60 KB/s)`,
 );
+console.log(`  ${specLiveLine(specTraffic)}`);
 console.log(
   `  main thread per live message: ${perMessage('task')} ms of tasks, ${perMessage('script')} ms of script, ${perMessage('cpu')} ms of CPU (target < 4 ms)`,
 );

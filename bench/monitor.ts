@@ -22,6 +22,7 @@ import {
   type Engine,
 } from './rig.ts';
 import { timeAnswer } from './berth-process.ts';
+import { specLiveLine, watchSpecLive } from './spec-live.ts';
 import { cpuTicks, TICK_HZ } from './figures.ts';
 
 const run = promisify(execFile);
@@ -104,7 +105,9 @@ async function main(): Promise<void> {
         .slice(0, 12)
     : '';
   const berth = await startBerthWithRig(PORT);
-  const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, {
+  const specLive = watchSpecLive(`http://127.0.0.1:${PORT}`, berth.cookie);
+  // Berth's browser opts in to containers_update as deltas (docs/decisions/015).
+  const ws = new WebSocket(`ws://127.0.0.1:${PORT}/ws/?protocol=2`, {
     headers: { cookie: berth.cookie },
   });
   // containers_update is a delta after the first (docs/decisions/010): applied as a browser does.
@@ -125,11 +128,14 @@ async function main(): Promise<void> {
       });
   };
   await sleep(10_000); // warm-up: connections, first stats samples
+  specLive.start();
   const berthPid = berth.child.pid ?? 0;
   const withBerth = await measureCpu({ ...engineGroups, berth: () => [berthPid] }, WINDOW_S);
   const rssMb =
     Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${berthPid}/status`, 'utf8'))?.[1]) / 1024;
   const lastUpdate = updates.at(-1);
+  const specTraffic = specLive.stop();
+  specLive.close();
 
   // As a browser receives it (timeAnswer): Node's fetch would add its own decompression.
   const latencies: number[] = [];
@@ -222,6 +228,7 @@ async function main(): Promise<void> {
   console.log(
     `containers_update: full ${((updates.find((u) => u.full)?.size ?? 0) / 1024).toFixed(1)} KB, deltas ${(deltaBytes / Math.max(1, deltas.length) / 1024).toFixed(1)} KB on average (${(deltaBytes / 1024 / Math.max(1, deltaSpanS)).toFixed(1)} KB/s) for ${sample.data.containers.length} containers`,
   );
+  console.log(specLiveLine(specTraffic));
   console.log(
     `GET /api/containers: p50 ${f1(pct(latencies, 50))} ms, p95 ${f1(pct(latencies, 95))} ms (target p95 < 20 ms)`,
   );

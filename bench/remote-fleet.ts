@@ -47,9 +47,10 @@ async function measure(who: string): Promise<void> {
 
 console.log(`bench/remote-fleet: ${HOSTS} engines × ${PER_HOST} containers, stats over the API`);
 await measure('nobody signed in (the idle cadence)');
-// A signed-in page's live channel: the monitor polls at the settings' interval while one is open.
+// A signed-in page's live channel, opened as Berth's browser opens it: the monitor polls at the
+// settings' interval while one is open.
 // (Node's WebSocket takes headers beside the protocols, unlike a browser's.)
-const live = new WebSocket(`${berth.base.replace('http', 'ws')}/ws`, {
+const live = new WebSocket(`${berth.base.replace('http', 'ws')}/ws?protocol=2`, {
   headers: { cookie: berth.cookie },
 });
 await new Promise((resolve, reject) => {

@@ -172,7 +172,9 @@ try {
   await berth.api(`${path}/auto-update-config`, { floating_tag_mode: 'patch' }, 'PUT');
   await berth.api(`${path}/check-update`, {});
   const stages: { stage: string; at: number }[] = [];
-  const socket = new WebSocket(`ws://127.0.0.1:${PORT}/ws/`, { headers: { cookie: berth.cookie } });
+  const socket = new WebSocket(`ws://127.0.0.1:${PORT}/ws/?protocol=2`, {
+    headers: { cookie: berth.cookie },
+  });
   socket.on('message', (raw) => {
     const m = JSON.parse((raw as Buffer).toString('utf8')) as {
       type: string;

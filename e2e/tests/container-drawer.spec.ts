@@ -90,7 +90,7 @@ test('without the full-details mode, a name in the containers table opens the dr
   live.series.length = 0; // the page signed in on had its own socket
   // The containers page shows no sparklines: its socket says so and gets none.
   await expect.poll(() => live.series.length, { timeout: 15_000 }).toBeGreaterThan(2);
-  expect(live.urls.at(-1)).toMatch(/\/ws\/\?sparklines=0$/);
+  expect(live.urls.at(-1)).toMatch(/\/ws\/\?protocol=2&sparklines=0$/);
   expect(live.series.every((n) => n === 0)).toBe(true);
   const sockets = live.urls.length;
   await page.getByRole('button', { name, exact: true }).click({ timeout: 15_000 });

@@ -9,8 +9,10 @@ import { containersUpdateSchema } from './live-delta.js';
 import { lazySchema } from './lazy-schema.js';
 
 /**
- * Every message of the live channel (spec 1 §4, spec 2 §7), defined once.
+ * Every message of the live channel as protocol 2 (Berth's web app) has them, defined once.
  * The server publishes them through its hub; the client parses them with `liveMessageSchema`.
+ * Version 1 clients get the same messages but for containers_update and initial_state, whose
+ * spec shapes are in live-protocol.ts.
  */
 const message = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.object({ type: z.literal(type), data });
@@ -141,8 +143,9 @@ export const clientLiveMessageSchema = lazySchema(() =>
 export type ClientLiveMessage = z.infer<typeof clientLiveMessageSchema>;
 
 /**
- * The query of the live channel's URL (/ws/?sparklines=0): whether the browser shows container
- * sparklines from the start (they are sent unless it says 0).
+ * The query of the live channel's URL (/ws/?protocol=2&sparklines=0): with protocol 2
+ * (live-protocol.ts), whether the browser shows container sparklines from the start (they are
+ * sent unless it says 0). Version 1 clients always get them, as the spec's shapes have them.
  */
 export const liveChannelQuerySchema = lazySchema(() =>
   z.object({
@@ -151,3 +154,4 @@ export const liveChannelQuerySchema = lazySchema(() =>
 );
 
 export * from './live-delta.js';
+export * from './live-protocol.js';

@@ -1,3 +1,4 @@
+import { LIVE_PROTOCOL_SPEC } from '@berth/contracts';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -125,11 +126,21 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       return { sessionKey: session.tokenHash };
     },
     isSessionAlive: (tokenHash) => services.auth.isSessionAlive(tokenHash),
-    initialState: async () => ({
-      hosts: await services.hosts.list(),
-      blackout: { is_active: services.notifications.blackoutActive() },
-    }),
-    containersFull: (containerSparklines) => services.monitor.containersFull(containerSparklines),
+    initialState: async (protocol) => {
+      const data = {
+        hosts: await services.hosts.list(),
+        blackout: { is_active: services.notifications.blackoutActive() },
+      };
+      // The spec's clients refresh their containers from it; Berth's browser has them already
+      // from the full containers_update sent just before.
+      return protocol === LIVE_PROTOCOL_SPEC
+        ? {
+            type: 'initial_state',
+            data: { ...data, containers: services.monitor.listContainers() },
+          }
+        : { type: 'initial_state', data };
+    },
+    containersFull: (client) => services.monitor.containersFull(client),
   });
 
   await services.notifications.start();

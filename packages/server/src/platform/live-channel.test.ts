@@ -51,7 +51,7 @@ describe('live channel', () => {
 
   it('closes with a policy violation until the first-login password change', async () => {
     const cookie = await login(t.app);
-    expect(await connect('/ws/', cookie).closed).toEqual({
+    expect(await connect('/ws/?protocol=2', cookie).closed).toEqual({
       code: 1008,
       reason: 'Password change required',
     });
@@ -59,7 +59,7 @@ describe('live channel', () => {
 
   it('sends initial_state on connect and answers ping with pong, on /ws/ and /ws', async () => {
     const cookie = await signedInCookie(t.app);
-    for (const path of ['/ws/', '/ws']) {
+    for (const path of ['/ws/?protocol=2', '/ws?protocol=2']) {
       const client = connect(path, cookie);
       const initial = await client.next('initial_state');
       expect(initial).toMatchObject({
@@ -77,8 +77,8 @@ describe('live channel', () => {
 
   it('fans published messages out to every browser and closes sockets at logout', async () => {
     const cookie = await signedInCookie(t.app);
-    const a = connect('/ws/', cookie);
-    const b = connect('/ws/', cookie);
+    const a = connect('/ws/?protocol=2', cookie);
+    const b = connect('/ws/?protocol=2', cookie);
     await Promise.all([a.next('initial_state'), b.next('initial_state')]);
     t.app.services.hub.publish({ type: 'host_removed', data: { host_id: 'h1' } });
     expect(await a.next('host_removed')).toEqual({ type: 'host_removed', data: { host_id: 'h1' } });

@@ -1,13 +1,17 @@
 import {
   clientLiveMessageSchema,
+  LIVE_PROTOCOL_DELTAS,
   liveChannelQuerySchema,
+  liveProtocolOf,
   type ClientLiveMessage,
   type LiveMessageOf,
+  type LiveProtocol,
+  type SpecLiveMessage,
 } from '@berth/contracts';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
-import { POLICY_VIOLATION, type LiveHub } from './live-hub.js';
+import { POLICY_VIOLATION, type LiveClient, type LiveHub } from './live-hub.js';
 
 const HEARTBEAT_MS = 30_000;
 /** How soon a socket notices that its session expired or was deleted. */
@@ -26,16 +30,23 @@ export interface LiveChannelOptions {
   authorize: (request: FastifyRequest) => Promise<{ sessionKey: string } | { refused: string }>;
   /** False once a session has expired or been deleted: its sockets are then closed. */
   isSessionAlive: (sessionKey: string) => Promise<boolean>;
-  /** The snapshot sent to a browser right after it connects. */
-  initialState: () => Promise<LiveMessageOf<'initial_state'>['data']>;
+  /** The snapshot sent to a client right after it connects, in its protocol's shape. */
+  initialState: (
+    protocol: LiveProtocol,
+  ) => Promise<LiveMessageOf<'initial_state'> | SpecLiveMessage>;
   /**
-   * The full containers_update (with container sparklines or without): sent first on connect,
-   * and again when a browser asks or starts showing sparklines.
+   * The full containers_update in the client's form (protocol, with container sparklines or
+   * without): sent first on connect, and again when a client asks or starts showing sparklines.
    */
-  containersFull: (containerSparklines: boolean) => LiveMessageOf<'containers_update'>;
+  containersFull: (
+    client: Pick<LiveClient, 'protocol' | 'containerSparklines'>,
+  ) => LiveMessageOf<'containers_update'> | SpecLiveMessage;
 }
 
-/** The WebSocket at /ws/ (and /ws): session required, ping → pong, initial_state on connect. */
+/**
+ * The WebSocket at /ws/ (and /ws): session required, ping → pong, the full containers_update
+ * and initial_state on connect, each in the shapes of the protocol the client asked for.
+ */
 export async function registerLiveChannel(app: FastifyInstance, opts: LiveChannelOptions) {
   await app.register(websocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: LIVE_DEFLATE },
@@ -61,23 +72,31 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
       socket.close(POLICY_VIOLATION, verdict.refused);
       return;
     }
+    // An unknown protocol or a malformed query gets the spec's shapes, never a closed socket.
+    const protocol = liveProtocolOf(request.query);
     const query = liveChannelQuerySchema.safeParse(request.query);
-    const client = hub.add(socket, verdict.sessionKey, query.data?.sparklines !== '0');
+    const client = hub.add(socket, verdict.sessionKey, {
+      protocol,
+      containerSparklines: protocol !== LIVE_PROTOCOL_DELTAS || query.data?.sparklines !== '0',
+    });
     // At once, before any await: no delta can reach this socket before its full state.
-    hub.sendTo(socket, opts.containersFull(client.containerSparklines));
+    hub.sendTo(socket, opts.containersFull(client));
     socket.on('message', (raw: RawData) => {
       const message = clientMessage(raw);
       if (message?.type === 'ping') hub.sendTo(socket, { type: 'pong' });
       else if (message?.type === 'containers_resync')
-        hub.sendTo(socket, opts.containersFull(client.containerSparklines));
-      else if (message?.type === 'container_sparklines') {
+        hub.sendTo(socket, opts.containersFull(client));
+      else if (
+        message?.type === 'container_sparklines' &&
+        client.protocol === LIVE_PROTOCOL_DELTAS
+      ) {
         const wasShown = client.containerSparklines;
         client.containerSparklines = message.shown;
         // The browser has none to apply the next tails to: it gets them whole.
-        if (message.shown && !wasShown) hub.sendTo(socket, opts.containersFull(true));
+        if (message.shown && !wasShown) hub.sendTo(socket, opts.containersFull(client));
       }
     });
-    hub.sendTo(socket, { type: 'initial_state', data: await opts.initialState() });
+    hub.sendTo(socket, await opts.initialState(protocol));
   };
   app.get('/ws', { websocket: true }, handler);
   app.get('/ws/', { websocket: true }, handler);

@@ -1,4 +1,4 @@
-import type { LiveMessage } from '@berth/contracts';
+import type { LiveMessage, LiveProtocol, SpecLiveMessage } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 
@@ -7,7 +7,9 @@ export interface LiveClient {
   socket: WebSocket;
   sessionKey: string;
   alive: boolean;
-  /** Whether it shows container sparklines now (they are left out of its messages if not). */
+  /** The message shapes it asked for when it connected (docs/decisions/015). */
+  protocol: LiveProtocol;
+  /** Whether it shows container sparklines now (protocol 2 leaves them out if not). */
   containerSparklines: boolean;
 }
 
@@ -36,28 +38,34 @@ export class LiveHub {
   }
 
   /**
-   * Publishes a message in two forms: `rich` to the browsers that show container sparklines,
-   * `lean()` (the same without them) to the rest. Each form is built and serialised only if a
-   * browser gets it.
+   * Publishes a message that clients get in different forms (by protocol, with or without
+   * container sparklines): `formOf` names a client's form, `build` makes it. Each form is built
+   * and serialised once, and only if a client gets it.
    */
-  publishBySparklines(rich: LiveMessage, lean: () => LiveMessage): void {
-    let richText: string | undefined;
-    let leanText: string | undefined;
+  publishByForm<F extends string>(
+    formOf: (client: LiveClient) => F,
+    build: (form: F) => LiveMessage | SpecLiveMessage,
+  ): void {
+    const texts = new Map<F, string>();
     for (const client of this.clients) {
-      const payload = client.containerSparklines
-        ? (richText ??= JSON.stringify(rich))
-        : (leanText ??= JSON.stringify(lean()));
+      const form = formOf(client);
+      let payload = texts.get(form);
+      if (payload === undefined) texts.set(form, (payload = JSON.stringify(build(form))));
       this.sendRaw(client, payload);
     }
   }
 
   /** Sends to one socket only (initial_state, pong). */
-  sendTo(socket: WebSocket, message: LiveMessage): void {
+  sendTo(socket: WebSocket, message: LiveMessage | SpecLiveMessage): void {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   }
 
-  add(socket: WebSocket, sessionKey: string, containerSparklines = true): LiveClient {
-    const client: LiveClient = { socket, sessionKey, alive: true, containerSparklines };
+  add(
+    socket: WebSocket,
+    sessionKey: string,
+    options: { protocol: LiveProtocol; containerSparklines: boolean },
+  ): LiveClient {
+    const client: LiveClient = { socket, sessionKey, alive: true, ...options };
     this.clients.add(client);
     socket.on('pong', () => (client.alive = true));
     socket.on('close', () => {

@@ -14,10 +14,8 @@ import WebSocket from 'ws';
  * the state after it stands (not only those the delta added), so tests can read it whole.
  */
 export async function openLiveClient(app: FastifyInstance, cookie: string, query = '') {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('app is not listening');
-  const url = `ws://127.0.0.1:${address.port}/ws/${query}`;
-  const socket = new WebSocket(url, { headers: { cookie } });
+  // Berth's browser opts in to the delta protocol; a query of the test's own adds to it.
+  const socket = socketTo(app, cookie, `?protocol=2${query.replace(/^\?/, '&')}`);
   const messages: { at: number; message: LiveMessage; bytes: number }[] = [];
   let state: LiveContainersState | null = null;
   socket.on('message', (raw: Buffer) => {
@@ -33,10 +31,7 @@ export async function openLiveClient(app: FastifyInstance, cookie: string, query
     }
     messages.push({ at: Date.now(), message, bytes: raw.length });
   });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
+  await opened(socket);
   return {
     messages,
     close: () => socket.close(),
@@ -44,4 +39,21 @@ export async function openLiveClient(app: FastifyInstance, cookie: string, query
     /** Forgets the container state, as a browser that missed a message would have to. */
     forget: () => (state = null),
   };
+}
+
+/**
+ * A socket to the app's live channel with the session cookie and the URL's query; listeners
+ * go on before it opens (the server sends at once), then `opened`.
+ */
+export function socketTo(app: FastifyInstance, cookie: string, query: string): WebSocket {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('app is not listening');
+  return new WebSocket(`ws://127.0.0.1:${address.port}/ws/${query}`, { headers: { cookie } });
+}
+
+export function opened(socket: WebSocket): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
 }

@@ -1,4 +1,12 @@
-import type { Container, HostStats, Sparklines } from '@berth/contracts';
+import {
+  LIVE_PROTOCOL_SPEC,
+  type Container,
+  type HostStats,
+  type LiveContainersState,
+  type SpecLiveMessage,
+  type Sparklines,
+} from '@berth/contracts';
+import type { LiveClient } from '../../platform/live-hub.js';
 import type { ContainerSettingsRow } from '../container-settings/index.js';
 import { SparklineSet } from '../stats/index.js';
 import { derivedTags, statusText, type EngineContainer } from './engine-container.js';
@@ -90,4 +98,22 @@ export class HostSparklines {
   forget(hostId: string): void {
     this.sets.delete(hostId);
   }
+}
+
+/** Which containers_update a client gets: the spec's shape, or deltas with or without sparklines. */
+export function liveForm(client: Pick<LiveClient, 'protocol' | 'containerSparklines'>) {
+  if (client.protocol === LIVE_PROTOCOL_SPEC) return 'spec';
+  return client.containerSparklines ? 'deltas' : 'deltas-lean';
+}
+
+/** The spec's containers_update: the whole state, series keyed by host id and container key. */
+export function specContainersUpdate(
+  state: LiveContainersState,
+  timestamp: string,
+): SpecLiveMessage {
+  const { containers, host_metrics, host_sparklines, container_sparklines } = state;
+  return {
+    type: 'containers_update',
+    data: { containers, host_metrics, host_sparklines, container_sparklines, timestamp },
+  };
 }

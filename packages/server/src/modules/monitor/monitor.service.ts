@@ -5,10 +5,11 @@ import {
   type Container,
   type LiveContainersState,
   type LiveMessageOf,
+  type SpecLiveMessage,
 } from '@berth/contracts';
 import type Docker from 'dockerode';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LiveHub } from '../../platform/live-hub.js';
+import type { LiveClient, LiveHub } from '../../platform/live-hub.js';
 import type { ContainerSettings } from '../container-settings/index.js';
 import type { EventsService } from '../events/index.js';
 import type { EngineTarget, HostRuntime, HostRuntimeSource, HostsService } from '../hosts/index.js';
@@ -27,7 +28,13 @@ import type {
 } from './fleet.js';
 import { FleetEmitter } from './fleet-emitter.js';
 import { HostSupervisor } from './host-supervisor.js';
-import { HostSparklines, hostStatsOf, toContainer } from './live-snapshot.js';
+import {
+  HostSparklines,
+  hostStatsOf,
+  liveForm,
+  specContainersUpdate,
+  toContainer,
+} from './live-snapshot.js';
 import { spreadPasses, statsPassStep } from './stats-pass.js';
 
 export interface MonitorDeps {
@@ -273,32 +280,40 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   }
 
   /**
-   * The full containers_update for one browser (just connected, or asking after a gap): the
+   * The full containers_update for one client (just connected, or asking after a gap): the
    * state the last message took everyone else to, so the next delta (the next tick at most a
    * polling interval away, at once for the first browser) applies to it too.
    */
-  containersFull(containerSparklines: boolean): LiveMessageOf<'containers_update'> {
+  containersFull(
+    client: Pick<LiveClient, 'protocol' | 'containerSparklines'>,
+  ): LiveMessageOf<'containers_update'> | SpecLiveMessage {
     this.lastLive ??= this.liveState(1);
+    const form = liveForm(client);
+    if (form === 'spec') return specContainersUpdate(this.lastLive, new Date().toISOString());
     const full = encodeContainersUpdate(null, this.lastLive);
     return {
       type: 'containers_update',
-      data: containerSparklines ? full : withoutContainerSparklines(full),
+      data: form === 'deltas' ? full : withoutContainerSparklines(full),
     };
   }
 
   /**
-   * A containers_update with what changed since the previous one (docs/decisions/010), with
-   * container sparklines only for the browsers that show them: on a page without, they were
-   * about a quarter of a message's bytes and of the browser's time on it.
+   * A containers_update to every client in its form (docs/decisions/015): the spec's clients
+   * get every container and series whole; Berth's browsers get what changed since the previous
+   * message (docs/decisions/010), with container sparklines only if they show them (on a page
+   * without, they were about a quarter of a message's bytes and of the browser's time on it).
    */
   private publishContainers(): void {
     const next = this.liveState((this.lastLive?.seq ?? 0) + 1);
     const data = encodeContainersUpdate(this.lastLive, next);
     this.lastLive = next;
-    this.deps.hub.publishBySparklines({ type: 'containers_update', data }, () => ({
-      type: 'containers_update',
-      data: withoutContainerSparklines(data),
-    }));
+    this.deps.hub.publishByForm(liveForm, (form) => {
+      if (form === 'spec') return specContainersUpdate(next, data.timestamp);
+      return {
+        type: 'containers_update',
+        data: form === 'deltas' ? data : withoutContainerSparklines(data),
+      };
+    });
   }
 
   /**

@@ -1,6 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveClient, reconnectDelay, type LiveStatus, type SocketLike } from './live-client';
+import {
+  LiveClient,
+  liveUrl,
+  reconnectDelay,
+  type LiveStatus,
+  type SocketLike,
+} from './live-client';
 import { routeLiveMessage } from './live-routing';
 
 class FakeSocket implements SocketLike {
@@ -156,5 +162,16 @@ describe('routeLiveMessage', () => {
       qc,
     );
     expect(spy).not.toHaveBeenCalled();
+  });
+});
+
+describe('liveUrl', () => {
+  it('opts in to the delta protocol, over wss on an https page, with or without sparklines', () => {
+    expect(liveUrl({ protocol: 'http:', host: 'berth:8080' })).toBe(
+      'ws://berth:8080/ws/?protocol=2',
+    );
+    expect(liveUrl({ protocol: 'https:', host: 'berth.example' }, false)).toBe(
+      'wss://berth.example/ws/?protocol=2&sparklines=0',
+    );
   });
 });

@@ -1,9 +1,15 @@
-import { liveMessageSchema, type ClientLiveMessage, type LiveMessage } from '@berth/contracts';
+import {
+  LIVE_PROTOCOL_DELTAS,
+  LIVE_PROTOCOL_PARAM,
+  liveMessageSchema,
+  type ClientLiveMessage,
+  type LiveMessage,
+} from '@berth/contracts';
 import { safeParseWith } from '../schema-check';
 
 export type LiveStatus = 'connecting' | 'connected' | 'disconnected' | 'error';
 
-/** Reconnect and liveness constants of spec 1 §4 and §9. */
+/** Reconnect and liveness constants, as the spec's client has them. */
 export const RECONNECT_BASE_MS = 3000;
 export const RECONNECT_FACTOR = 1.5;
 export const RECONNECT_CAP_MS = 30_000;
@@ -35,14 +41,16 @@ export interface LiveClientOptions {
 }
 
 /**
- * The URL of the live channel on this page's host: wss when the page is https, and whether
- * container sparklines are wanted from the start.
+ * The URL of the live channel on this page's host: wss when the page is https, the protocol
+ * with containers_update as deltas (without it the server sends the spec's full messages), and
+ * whether container sparklines are wanted from the start.
  */
 export function liveUrl(
   location: Pick<Location, 'protocol' | 'host'> = window.location,
   containerSparklines = true,
 ): string {
-  const query = containerSparklines ? '' : '?sparklines=0';
+  let query = `?${LIVE_PROTOCOL_PARAM}=${LIVE_PROTOCOL_DELTAS}`;
+  if (!containerSparklines) query += '&sparklines=0';
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws/${query}`;
 }
 
