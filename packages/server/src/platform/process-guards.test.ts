@@ -84,16 +84,38 @@ describe('process guards (in a real Node process)', () => {
   });
 });
 
+/**
+ * A preload for the built server with two rejections nobody handles, each at a moment fixed
+ * by an event rather than by a delay: `early-boom` as soon as main installs its guards (the
+ * app, and its logger, cannot exist yet: building it needs I/O), `late-boom` on SIGUSR2,
+ * which the test sends once the server answers (its logger took over before it listened).
+ */
+const PRELOAD = `
+const on = process.on.bind(process);
+let armed = true;
+process.on = (event, listener) => {
+  on(event, listener);
+  if (event === 'unhandledRejection' && armed) {
+    armed = false;
+    Promise.reject(new Error('early-boom'));
+  }
+  return process;
+};
+on('SIGUSR2', () => { Promise.reject(new Error('late-boom')); });
+`;
+
+/** The output line that starts with `start` and holds `text` (stack lines quote the preload). */
+const lineWith = (output: string, start: string, text: string) =>
+  output.split('\n').find((l) => l.startsWith(start) && l.includes(text)) ?? '';
+
 describe('the built server', () => {
   let dataDir: string;
   let server: ServerProcess;
   beforeAll(async () => {
     ensureServerBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'berth-guards-'));
-    // A preload that leaves a rejected promise unhandled once the server is up.
-    const reject = `setTimeout(() => { Promise.reject(new Error('preloaded-boom')); }, 1500);`;
     server = await startServer(dataDir, {
-      nodeArgs: ['--import', `data:text/javascript,${encodeURIComponent(reject)}`],
+      nodeArgs: ['--import', `data:text/javascript,${encodeURIComponent(PRELOAD)}`],
     });
   });
   afterAll(async () => {
@@ -101,16 +123,23 @@ describe('the built server', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('logs a rejection raised before its logger exists on the console, and starts', () => {
+    // Plain text: there is no pino before the app is built (nor a configured level).
+    const line = lineWith(server.output(), 'unhandled', 'Error: early-boom');
+    expect(line).toBe('unhandled promise rejection (still serving) Error: early-boom');
+    expect(() => JSON.parse(line) as unknown).toThrow();
+  });
+
   it('keeps serving after an unhandled rejection and logs it through its logger', async () => {
-    await expect
-      .poll(() => server.output(), { timeout: 10_000, interval: 100 })
-      .toContain('preloaded-boom');
-    const logLine = server
-      .output()
-      .split('\n')
-      .find((l) => l.includes('preloaded-boom'));
+    server.child.kill('SIGUSR2');
+    const logged = () => lineWith(server.output(), '{', 'late-boom');
+    await expect.poll(logged, { timeout: 10_000, interval: 50 }).not.toBe('');
     // pino's JSON line, so the app logger took over from the console.
-    expect(JSON.parse(logLine ?? '{}')).toMatchObject({ level: 50 });
+    expect(JSON.parse(logged())).toMatchObject({
+      level: 50,
+      msg: 'unhandled promise rejection (still serving)',
+      err: { message: 'late-boom' },
+    });
     const health = await fetch(`${server.base}/api/health`);
     expect(health.status).toBe(200);
     expect(server.child.exitCode).toBeNull();
