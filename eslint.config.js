@@ -47,20 +47,32 @@ const serverModules = existsSync(serverModulesDir)
 const throughIndex =
   "Server modules talk through each other's index.ts, never their stores or internals.";
 
-/** A server module may import another module only through its index.ts. */
-const serverModuleBoundaries = serverModules.map((mod) => ({
-  files: [`${serverModulesDir}/${mod}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          { regex: `^\\.\\./(?!${mod}/)[^/.][^/]*/(?!index\\.js$)`, message: throughIndex },
-        ],
-      },
-    ],
-  },
-}));
+/** How deep below its module's folder a server file can sit (alerts/engine/x.ts is 1). */
+const MODULE_DEPTHS = [0, 1, 2, 3];
+
+/**
+ * A server module may import another module only through its index.ts. A file `depth` folders
+ * below its module's folder reaches the modules folder with depth + 1 `../`: shallower `../`
+ * stay inside its own module, so the pattern is written for each depth.
+ */
+const serverModuleBoundaries = serverModules.flatMap((mod) =>
+  MODULE_DEPTHS.map((depth) => ({
+    files: [`${serverModulesDir}/${mod}/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./){${depth + 1}}(?!${mod}/)[^/.][^/]*/(?!index\\.js$)`,
+              message: throughIndex,
+            },
+          ],
+        },
+      ],
+    },
+  })),
+);
 
 export default tseslint.config(
   {
