@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,25 @@ interface Listener {
 export async function listenOnLoopback(server: Listener): Promise<number> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return (server.address() as AddressInfo).port;
+}
+
+/** Ports fetch refuses ("bad port") and Node's client reaches, in the order tried. */
+export const BLOCKED_PORTS = [10080, 6000, 6665, 6666, 6667, 6668, 6669];
+
+/** Starts `server` on the first free port of BLOCKED_PORTS on 127.0.0.1 and answers it. */
+export async function listenOnBlockedPort(server: Server): Promise<number> {
+  for (const port of BLOCKED_PORTS) {
+    const listening = await new Promise<boolean>((done) => {
+      const taken = () => done(false);
+      server.once('error', taken);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', taken);
+        done(true);
+      });
+    });
+    if (listening) return port;
+  }
+  throw new Error(`No free port among ${BLOCKED_PORTS.join(', ')}`);
 }
 
 /** A key and a self-signed certificate for CN=localhost, made by openssl for this run. */
@@ -58,7 +77,7 @@ export function selfSignedCert(): { key: Buffer; cert: Buffer } {
  */
 export async function loopbackHttpReceiver(
   answer: (req: IncomingMessage, body: string, res: ServerResponse) => void,
-  options: { keepAliveTimeoutMs?: number } = {},
+  options: { keepAliveTimeoutMs?: number; blockedPort?: boolean } = {},
 ) {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -67,7 +86,9 @@ export async function loopbackHttpReceiver(
   });
   if (options.keepAliveTimeoutMs !== undefined)
     server.keepAliveTimeout = options.keepAliveTimeoutMs;
-  const port = await listenOnLoopback(server);
+  const port = await (options.blockedPort === true
+    ? listenOnBlockedPort(server)
+    : listenOnLoopback(server));
   return {
     url: `http://127.0.0.1:${port}`,
     port,

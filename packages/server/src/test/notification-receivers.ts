@@ -12,9 +12,10 @@ export interface Received {
 
 /**
  * A loopback HTTP server standing in for a notification service: records every request,
- * answers from a queue of status codes (then 200), or waits forever when told to.
+ * answers from a queue of status codes (then 200), or waits forever when told to;
+ * `blockedPort` puts it on a port of fetch's blocked-port list.
  */
-export async function httpReceiver() {
+export async function httpReceiver(options: { blockedPort?: boolean } = {}) {
   const requests: Received[] = [];
   const statuses: number[] = [];
   let hang = false;
@@ -33,7 +34,7 @@ export async function httpReceiver() {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(status < 300 ? '{"ok":true}' : '{"ok":false,"description":"refused"}');
     },
-    { keepAliveTimeoutMs: 100 },
+    { keepAliveTimeoutMs: 100, ...options },
   );
   return {
     url: server.url,

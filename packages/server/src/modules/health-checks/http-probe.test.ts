@@ -2,7 +2,12 @@ import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenOnLoopback, selfSignedCert } from '../../test/loopback.js';
+import {
+  BLOCKED_PORTS,
+  listenOnBlockedPort,
+  listenOnLoopback,
+  selfSignedCert,
+} from '../../test/loopback.js';
 import { probe, type ProbeRequest } from './http-probe.js';
 
 const servers: TcpServer[] = [];
@@ -93,6 +98,19 @@ describe('one HTTP check: clear messages for every failure', { timeout: 20_000 }
       (await probe(req(`http://127.0.0.1:${plain}/down`, { expectedStatusCodes: '200,503' })))
         .healthy,
     ).toBe(true);
+  });
+
+  it('reaches a port on fetch’s blocked-port list', async () => {
+    const server = createServer((_q, res) => {
+      res.statusCode = 204;
+      res.end();
+    });
+    servers.push(server);
+    const port = await listenOnBlockedPort(server);
+    expect(BLOCKED_PORTS).toContain(port);
+    expect(
+      await probe(req(`http://127.0.0.1:${port}/health`, { expectedStatusCodes: '204' })),
+    ).toMatchObject({ healthy: true, statusCode: 204 });
   });
 
   it('says refused, timed out and too many redirects', async () => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { parseStatusCodes } from '@berth/contracts';
+import { HttpTimeoutError, httpRequest } from '../../platform/http-request.js';
 
 /** Redirects followed before a check fails with 'Too many redirects'. */
 export const MAX_REDIRECTS = 5;
@@ -77,64 +78,30 @@ interface Hop {
   location: string | undefined;
 }
 
-class TimedOut extends Error {}
-
 /**
  * Connections are pooled per host and port: a thousand checks against a few servers reuse
- * sockets instead of paying a TCP (and TLS) handshake each time. A request that fails on a
- * reused socket the server had just closed is tried once more on a fresh one.
+ * sockets instead of paying a TCP (and TLS) handshake each time.
  */
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8, scheduling: 'lifo' });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 8, scheduling: 'lifo' });
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 8, scheduling: 'lifo' }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 8, scheduling: 'lifo' }),
+};
 
 /**
  * One request: resolves on the status line and headers; the body is drained (at most
  * BODY_CAP_BYTES) until it ends or the deadline passes, then the socket is freed or closed.
- * One timer per request covers connect, TLS, headers and the drain.
  */
-function requestOnce(url: URL, req: ProbeRequest, deadline: number, retry = true): Promise<Hop> {
-  return new Promise((resolve, reject) => {
-    const tls = url.protocol === 'https:';
-    let settled = false;
-    const r = (tls ? https : http).request({
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port,
-      path: `${url.pathname}${url.search}`,
-      method: req.method,
-      headers: { 'user-agent': 'Berth-HealthCheck/1', ...req.headers },
-      agent: tls ? httpsAgent : httpAgent,
-      rejectUnauthorized: req.verifySsl,
-      ...(url.username === ''
-        ? {}
-        : { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }),
-    });
-    const timer = setTimeout(
-      () => r.destroy(new TimedOut()),
-      Math.max(1, deadline - performance.now()),
-    );
-    r.on('response', (res) => {
-      settled = true;
-      resolve({ statusCode: res.statusCode ?? 0, location: res.headers.location });
-      let seen = 0;
-      res.on('data', (chunk: Buffer) => {
-        seen += chunk.length;
-        if (seen > BODY_CAP_BYTES) res.destroy();
-      });
-      res.on('error', () => undefined);
-      res.on('close', () => clearTimeout(timer));
-    });
-    r.on('error', (err: NodeJS.ErrnoException) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (retry && r.reusedSocket && err.code === 'ECONNRESET')
-        requestOnce(url, req, deadline, false).then(resolve, reject);
-      else reject(err);
-    });
-    if (req.method === 'POST') r.setHeader('content-length', 0);
-    r.end();
+async function requestOnce(url: URL, req: ProbeRequest, deadline: number): Promise<Hop> {
+  const res = await httpRequest(url, {
+    method: req.method,
+    headers: { 'user-agent': 'Berth-HealthCheck/1', ...req.headers },
+    deadline,
+    readCapBytes: BODY_CAP_BYTES,
+    rejectUnauthorized: req.verifySsl,
+    agents,
   });
+  const location = res.headers.location;
+  return { statusCode: res.statusCode, location };
 }
 
 /** Runs one check within `timeoutMs` (connect, TLS, headers and redirects included). */
@@ -147,10 +114,10 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
     for (let hops = 0; ; hops++) {
       let hop: Hop;
       try {
-        if (performance.now() >= deadline) throw new TimedOut();
+        if (performance.now() >= deadline) throw new HttpTimeoutError();
         hop = await requestOnce(url, req, deadline);
       } catch (err) {
-        if (err instanceof TimedOut) throw new ProbeFailure(`Timed out after ${seconds}s`);
+        if (err instanceof HttpTimeoutError) throw new ProbeFailure(`Timed out after ${seconds}s`);
         throw new ProbeFailure(describeError(err, url));
       }
       const redirect = hop.statusCode >= 300 && hop.statusCode < 400 && hop.location;

@@ -273,4 +273,18 @@ describe('each service gets its own request', () => {
     );
     expect(listed?.last_error).toContain('ECONNREFUSED');
   });
+
+  it('a webhook on a port fetch refuses ("bad port") gets the test message', async () => {
+    const blocked = await httpReceiver({ blockedPort: true });
+    try {
+      const ch = (
+        await create({ name: 'odd-port', type: 'webhook', config: { url: `${blocked.url}/in` } })
+      ).body;
+      const res = await api.post(`/notifications/channels/${ch.id}/test`, {});
+      expect(res.body).toEqual({ success: true, error: null });
+      expect(blocked.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /in']);
+    } finally {
+      await blocked.close();
+    }
+  });
 });

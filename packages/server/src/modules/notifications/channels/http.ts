@@ -1,3 +1,4 @@
+import { HttpTimeoutError, httpRequest, type HttpAnswer } from '../../../platform/http-request.js';
 import { DeliveryError, type DeliveryContext } from './driver.js';
 
 /** 4xx answers that retrying cannot change (the request or its credentials are wrong). */
@@ -13,16 +14,17 @@ function retryAfterMs(header: string | null): number | undefined {
 
 /** Why a request never got an answer, in words an operator can act on. */
 export function networkReason(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
-    return `No answer within ${Math.round(timeoutMs / 1000)} s`;
-  const cause =
-    err instanceof Error
-      ? (err.cause as { code?: string; message?: string } | undefined)
-      : undefined;
-  if (cause?.code !== undefined) return `Could not connect: ${cause.code}`;
-  if (cause?.message !== undefined) return `Could not connect: ${cause.message}`;
-  return err instanceof Error ? err.message : String(err);
+  if (err instanceof HttpTimeoutError) return `No answer within ${Math.round(timeoutMs / 1000)} s`;
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string') return `Could not connect: ${e.code}`;
+  if (typeof e.message === 'string') return `Could not connect: ${e.message}`;
+  return String(err);
 }
+
+/** Enough of an answer to keep its first 300 characters. */
+const KEEP_BYTES = 1200;
+/** At most this much of an answer is read before the socket closes. */
+const READ_CAP_BYTES = 64 * 1024;
 
 /**
  * POSTs a JSON or form body; resolves on 2xx, throws a DeliveryError otherwise.
@@ -46,28 +48,27 @@ export async function post(
     h['content-type'] ??= 'text/plain; charset=utf-8';
     payload = body.text;
   }
-  let res: Response;
+  let res: HttpAnswer;
   try {
-    res = await fetch(url, {
+    res = await httpRequest(new URL(url), {
       method: 'POST',
       headers: h,
       body: payload,
-      redirect: 'error',
-      signal: AbortSignal.timeout(ctx.timeoutMs),
+      deadline: performance.now() + ctx.timeoutMs,
+      readCapBytes: READ_CAP_BYTES,
+      keepBytes: KEEP_BYTES,
     });
+    // Services answer where they are; a redirect is never followed with the message.
+    if (res.statusCode >= 300 && res.statusCode < 400) throw new Error('unexpected redirect');
   } catch (err) {
     throw new DeliveryError(networkReason(err, ctx.timeoutMs));
   }
-  let text = '';
-  try {
-    text = (await res.text()).slice(0, 300);
-  } catch {
-    // The status is what counts; a body cut short changes nothing.
-  }
-  if (res.ok) return;
-  const retryAfter = retryAfterMs(res.headers.get('retry-after'));
-  throw new DeliveryError(`HTTP ${res.status}${text === '' ? '' : `: ${text}`}`, {
-    permanent: PERMANENT.has(res.status),
+  // The status is what counts; a body cut short changes nothing.
+  const text = (await res.body).toString('utf8').slice(0, 300);
+  if (res.statusCode >= 200 && res.statusCode < 300) return;
+  const retryAfter = retryAfterMs(res.headers['retry-after'] ?? null);
+  throw new DeliveryError(`HTTP ${res.statusCode}${text === '' ? '' : `: ${text}`}`, {
+    permanent: PERMANENT.has(res.statusCode),
     ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }),
   });
 }
