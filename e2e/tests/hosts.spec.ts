@@ -1,5 +1,6 @@
+import { apiFor } from '../fixtures/api.js';
 import { expect, signIn, test } from '../fixtures/test.js';
-import { rigEngine } from '../fixtures/rig.js';
+import { hostPayload, rigEngine } from '../fixtures/rig.js';
 
 test.describe('hosts page', () => {
   test('shows the empty state, validates inline and adds an mTLS host from certificate files', async ({
@@ -131,5 +132,36 @@ test.describe('hosts page', () => {
       .click();
     await expect(page.getByText('Host deleted successfully')).toBeVisible();
     await expect(page.getByText('No hosts configured')).toBeVisible();
+  });
+
+  test('an address is checked: a port out of range inline, a registered engine by the server', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    await api.post('/hosts', hostPayload('plain', 'edge'));
+    const plain = rigEngine('plain').url;
+    await signIn(page);
+    await page.goto('/hosts');
+    await page.getByRole('button', { name: 'Add Host' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Host' });
+    await dialog.getByLabel('Name').fill('again');
+    await dialog.getByLabel('Address/Endpoint').fill('tcp://127.0.0.1:99999');
+    await dialog.getByRole('button', { name: 'Add Host' }).click();
+    await expect(dialog.getByText('URL port must be between 1 and 65535')).toBeVisible();
+
+    // http:// is the same engine as the registered tcp://: one host, its containers once.
+    const respelt = plain.replace('tcp://', 'http://');
+    await dialog.getByLabel('Address/Endpoint').fill(respelt);
+    await dialog.getByRole('button', { name: 'Add Host' }).click();
+    await expect(
+      page.getByText(
+        `Host with URL '${plain}' already exists as 'edge' (the same engine as ${respelt})`,
+      ),
+    ).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('host-row-edge')).toBeVisible();
+    await expect(page.getByTestId('host-row-again')).toHaveCount(0);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEngineUrl } from './engine-address.js';
 import { lazySchema } from './lazy-schema.js';
 
 export const hostStatusSchema = lazySchema(() =>
@@ -107,10 +108,14 @@ export const hostPayloadSchema = lazySchema(() =>
       .trim()
       .min(1, 'Address/Endpoint is required')
       .max(500, 'Address/Endpoint must be less than 500 characters')
-      .refine(
-        (url) => HOST_URL_SCHEMES.some((scheme) => url.startsWith(scheme)),
-        'URL must start with unix://, tcp://, http:// or https://',
-      ),
+      .refine((url) => HOST_URL_SCHEMES.some((scheme) => url.startsWith(scheme)), {
+        message: 'URL must start with unix://, tcp://, http:// or https://',
+        abort: true,
+      })
+      .superRefine((url, ctx) => {
+        const address = parseEngineUrl(url);
+        if ('error' in address) ctx.addIssue({ code: 'custom', message: address.error });
+      }),
     tags: hostTagsSchema.default([]),
     description: z
       .string()

@@ -6,6 +6,7 @@ export * from './auth.js';
 export * from './batch.js';
 export * from './common.js';
 export * from './containers.js';
+export * from './engine-address.js';
 export * from './events.js';
 export * from './health-checks.js';
 export * from './hosts.js';

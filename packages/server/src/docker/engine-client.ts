@@ -1,6 +1,7 @@
 import { request as httpRequest, type Agent, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import Docker from 'dockerode';
+import { enginePort, parseEngineUrl } from '@berth/contracts';
 import { GuardedHttpAgent, GuardedHttpsAgent, type EngineLimits } from './engine-agent.js';
 
 /** How to reach one engine: its URL and, for mutual TLS, PEM texts (never file paths). */
@@ -43,21 +44,16 @@ type Target =
 
 /** unix://, tcp:// (https when TLS material is given), http:// and https:// URLs. */
 function parseEndpoint(endpoint: EngineEndpoint): Target {
-  const url = endpoint.url.trim();
-  if (url.startsWith('unix://')) return { socketPath: url.slice('unix://'.length) };
-  const match = /^(tcp|http|https):\/\/([^/:]+|\[[^\]]+\])(?::(\d+))?\/?$/.exec(url);
-  if (match === null) {
-    throw new Error(`Unsupported engine address ${url}: use unix://, tcp://, http:// or https://`);
-  }
-  const [, scheme, host = '', port] = match;
+  const address = parseEngineUrl(endpoint.url);
+  if ('error' in address)
+    throw new Error(`Unsupported engine address ${endpoint.url}: ${address.error}`);
+  if (address.kind === 'unix') return { socketPath: address.path };
   const tls = endpoint.tls ?? null;
-  const protocol = scheme === 'https' || (scheme === 'tcp' && tls !== null) ? 'https' : 'http';
-  const defaultPort =
-    protocol === 'https' ? (scheme === 'https' ? 443 : 2376) : scheme === 'http' ? 80 : 2375;
   return {
-    protocol,
-    host: host.replace(/^\[|\]$/g, ''),
-    port: port === undefined ? defaultPort : Number(port),
+    protocol:
+      address.scheme === 'https' || (address.scheme === 'tcp' && tls !== null) ? 'https' : 'http',
+    host: address.host,
+    port: enginePort(address, tls !== null),
     tls,
   };
 }

@@ -7,6 +7,7 @@ import type { SecretBox } from '../../platform/secret-box.js';
 import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
 import { MAX_HOST_TAGS } from '@berth/contracts';
+import { engineIdentityOf } from './engine-identity.js';
 import type { HostRow, HostsStore } from './hosts.store.js';
 
 /** A host as the monitor needs it: a ready endpoint, its TLS material already unsealed. */
@@ -130,7 +131,7 @@ export class HostsService {
   }
 
   async create(payload: HostPayload, actor: Actor): Promise<Host> {
-    await this.assertUrlFree(payload.url, null);
+    await this.assertUrlFree(payload.url, payload.tls_ca !== null, null);
     this.assertTlsComplete(payload);
     const now = new Date().toISOString();
     const row: HostRow = {
@@ -163,7 +164,7 @@ export class HostsService {
   /** Null certificates keep the stored ones; a new URL must be free. */
   async update(id: string, payload: HostPayload, actor: Actor): Promise<Host> {
     const current = await this.rowOrThrow(id);
-    await this.assertUrlFree(payload.url, id);
+    await this.assertUrlFree(payload.url, (payload.tls_ca ?? current.tls_ca) !== null, id);
     const keep = (next: string | null, stored: string | null) =>
       next === null ? stored : this.secrets.seal(next);
     const changes = {
@@ -293,11 +294,24 @@ export class HostsService {
     return row;
   }
 
-  private async assertUrlFree(url: string, selfId: string | null): Promise<void> {
-    const other = await this.store.findByUrl(url);
-    if (other !== undefined && other.id !== selfId) {
-      throw badRequest(`url: Host with URL '${url}' already exists as '${other.name}'`);
+  /** The registered host (other than `selfId`) that reaches the engine `url` names. */
+  async sameEngine(url: string, tls: boolean, selfId: string | null = null) {
+    const identity = await engineIdentityOf(url, tls);
+    for (const row of await this.store.list()) {
+      if (row.id === selfId) continue;
+      if (row.url === url) return row;
+      const stored = await engineIdentityOf(row.url, row.tls_ca !== null);
+      if (identity !== null && stored === identity) return row;
     }
+    return undefined;
+  }
+
+  /** One host per engine, however its address is spelt (else its containers count twice). */
+  private async assertUrlFree(url: string, tls: boolean, selfId: string | null): Promise<void> {
+    const other = await this.sameEngine(url, tls, selfId);
+    if (other === undefined) return;
+    const same = other.url === url ? '' : ` (the same engine as ${url})`;
+    throw badRequest(`url: Host with URL '${other.url}' already exists as '${other.name}'${same}`);
   }
 
   /** mTLS needs all three of CA, client certificate and key, or none (spec 1 §5). */

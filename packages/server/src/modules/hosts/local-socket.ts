@@ -27,7 +27,7 @@ export async function registerLocalSocketOnce(
   } catch {
     return false; // no local engine: nothing to register
   }
-  if ((await hosts.rows()).some((row) => row.url === socketUrl)) return false;
+  if ((await hosts.sameEngine(socketUrl, false)) !== undefined) return false;
   const name =
     hostname()
       .replace(/[^a-zA-Z0-9 ._-]/g, '-')
