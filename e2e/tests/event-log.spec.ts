@@ -46,6 +46,9 @@ test('filters, search on Enter, ?host_id= and ?scope_id=, Reset, row panels and 
   await page.setViewportSize({ width: 1440, height: 1600 });
   await signIn(page);
   await page.goto('/events');
+  // The page is the Event Log; its sidebar entry keeps the short name.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Event Log');
+  await expect(page.getByRole('link', { name: 'Events', exact: true })).toBeVisible();
   await expect(page.getByRole('columnheader')).toHaveText(['TIME', 'SEVERITY', 'EVENT DETAILS']);
   const log = page.getByTestId('event-log');
   await expect(log).toContainText(`Container Died: ${crash}`);

@@ -83,7 +83,7 @@ test.describe('sign-in', () => {
     await page.getByLabel('Password').fill(ADMIN.changed);
     await page.getByRole('button', { name: 'Log In' }).click();
     await expect(page).toHaveURL(/\/events$/);
-    await expect(page.getByRole('heading', { name: 'Events' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Event Log', exact: true })).toBeVisible();
   });
 
   test('an unknown path goes to the dashboard, and /login to / when signed in', async ({

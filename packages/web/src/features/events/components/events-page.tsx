@@ -136,7 +136,7 @@ export function EventsPage() {
   return (
     <>
       <PageHeader
-        title="Events"
+        title="Event Log"
         subtitle="What happened on your hosts and containers"
         actions={
           <div className="flex items-center gap-2">
