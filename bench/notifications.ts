@@ -148,7 +148,7 @@ async function main(): Promise<void> {
         kind: 'container_stopped',
         severity: 'critical',
         custom_template: null,
-        notify_channels_json: ids.map(String),
+        notify_channels_json: ids,
       },
       alert: {
         id,

@@ -137,6 +137,45 @@ export const alertSelectorSchema = lazySchema(() =>
 );
 export type AlertSelector = z.infer<typeof alertSelectorSchema>;
 
+/**
+ * A JSON field that also comes as its JSON text, as the reference API's clients send it
+ * (`"{\"include_all\":true}"`): a string is parsed, then checked like the value itself.
+ * Text that is not JSON is refused with `message`.
+ */
+const orJsonText = <T extends z.ZodType>(schema: T, message: string) =>
+  z.preprocess((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message, input: value });
+      return z.NEVER;
+    }
+  }, schema);
+
+const CHANNEL_ID_MESSAGE = 'Notification channels must be channel ids (numbers)';
+const positiveId = () =>
+  z
+    .number({ message: CHANNEL_ID_MESSAGE })
+    .int(CHANNEL_ID_MESSAGE)
+    .positive(CHANNEL_ID_MESSAGE)
+    .max(Number.MAX_SAFE_INTEGER, CHANNEL_ID_MESSAGE);
+
+/** A channel is named by its id, a number; written as a number or as its digits. */
+export const channelIdSchema = lazySchema(() =>
+  z.union(
+    [
+      positiveId(),
+      z
+        .string()
+        .regex(/^\s*\d{1,15}\s*$/, CHANNEL_ID_MESSAGE)
+        .transform(Number)
+        .pipe(positiveId()),
+    ],
+    { message: CHANNEL_ID_MESSAGE },
+  ),
+);
+
 const WEEK_SECONDS = 7 * 24 * 3600;
 const seconds = (label: string, min: number) =>
   z
@@ -180,10 +219,23 @@ const alertRuleFields = lazySchema(() => ({
   clear_threshold: percent('Clear threshold').nullable(),
   clear_duration_seconds: seconds('Clear duration', 0).nullable(),
   cooldown_seconds: seconds('Cooldown', 0),
-  host_selector_json: alertSelectorSchema.nullable(),
-  container_selector_json: alertSelectorSchema.nullable(),
-  /** Notification channel ids. */
-  notify_channels_json: z.array(z.string().min(1).max(100)).max(50),
+  host_selector_json: orJsonText(
+    alertSelectorSchema.nullable(),
+    'Hosts must be a selector object or its JSON text',
+  ),
+  container_selector_json: orJsonText(
+    alertSelectorSchema.nullable(),
+    'Containers must be a selector object or its JSON text',
+  ),
+  /** Notification channel ids (numbers, or their digits; a list or its JSON text). */
+  notify_channels_json: orJsonText(
+    z
+      .array(channelIdSchema, { message: 'Notification channels must be a list of channel ids' })
+      .max(50, 'Notification channels must be at most 50')
+      // The same channel twice would send twice.
+      .transform((ids) => [...new Set(ids)]),
+    'Notification channels must be a list of channel ids or its JSON text',
+  ),
   custom_template: z.string().max(2000).nullable(),
   auto_resolve: z.boolean(),
   suppress_during_updates: z.boolean(),
@@ -233,7 +285,8 @@ export const alertRuleSchema = lazySchema(() =>
     cooldown_seconds: z.number(),
     host_selector_json: alertSelectorSchema.nullable(),
     container_selector_json: alertSelectorSchema.nullable(),
-    notify_channels_json: z.array(z.string()),
+    /** Channel ids, numbers like a channel's `id`. */
+    notify_channels_json: z.array(z.number()),
     custom_template: z.string().nullable(),
     auto_resolve: z.boolean(),
     suppress_during_updates: z.boolean(),
@@ -256,24 +309,42 @@ export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
 /** The fields of a whole rule that must agree with each other. */
 export type AlertRuleShape = Pick<
   AlertRule,
-  'scope' | 'kind' | 'metric' | 'duration_seconds' | 'clear_threshold' | 'threshold'
+  'scope' | 'kind' | 'metric' | 'duration_seconds' | 'clear_threshold' | 'threshold' | 'operator'
 >;
 
 /**
  * Checks that go across fields, shared by the form and the server: the kind must suit the
- * scope, metric kinds need their own metric and a duration of at least one second.
- * Answers the field at fault and the message, or null.
+ * scope, metric kinds need their own metric, a duration of at least one second and a clear
+ * threshold on the good side of the threshold. Answers the field at fault and the message,
+ * or null.
  */
 export function alertRuleIssue(rule: AlertRuleShape): { field: string; message: string } | null {
   const info = ALERT_RULE_KIND_INFO[rule.kind];
   if (!info.scopes.includes(rule.scope))
-    return { field: 'kind', message: `${rule.kind} is not a ${rule.scope} rule kind` };
+    return { field: 'kind', message: `Kind ${rule.kind} is not a ${rule.scope} rule kind` };
   if (info.metric === null) return null;
   if (rule.metric !== null && rule.metric !== info.metric)
     return { field: 'metric', message: `${rule.kind} watches ${info.metric}` };
   if (rule.duration_seconds < 1)
     return { field: 'duration_seconds', message: 'Duration must be at least 1' };
-  return null;
+  return clearThresholdIssue(rule);
+}
+
+/**
+ * An alert clears once the value stops breaching the clear threshold, so that threshold
+ * must sit on the good side of the raise threshold: at or below it for an above rule
+ * (>=, >), at or above it for a below rule (<=, <). On the wrong side the same value
+ * would raise and clear the alert at once.
+ */
+function clearThresholdIssue(rule: AlertRuleShape): { field: string; message: string } | null {
+  const { clear_threshold: clear, threshold, operator } = rule;
+  if (clear === null || threshold === null || operator === null) return null;
+  const above = operator === '>=' || operator === '>';
+  if (above ? clear <= threshold : clear >= threshold) return null;
+  return {
+    field: 'clear_threshold',
+    message: `Clear threshold must be at or ${above ? 'below' : 'above'} the threshold (${threshold}) for a ${operator} rule`,
+  };
 }
 
 /** GET /api/alerts/disk-availability: which hosts a disk_low rule can measure, and why not. */

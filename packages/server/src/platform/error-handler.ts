@@ -1,25 +1,81 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { fieldDetail, fieldMessage } from './field-names.js';
 
 type ValidationIssue = { instancePath: string; message?: string | undefined };
 
-/** `"username: Required"`: the last path segment names the field, as the UI expects. */
+/** A validation problem as the UI shows it: the field named in words ("Cooldown must be ..."). */
 export function formatValidationIssue(issue: ValidationIssue): string {
-  // `/severity/0` names the field `severity`: list positions are not field names.
-  const field = issue.instancePath
-    .split('/')
-    .filter((s) => s !== '' && !/^\d+$/.test(s))
-    .at(-1);
-  const message = issue.message ?? 'Invalid value';
-  return field === undefined ? message : `${field}: ${message}`;
+  return fieldMessage(issue.instancePath.split('/'), issue.message ?? 'is not valid');
 }
 
-/** Zod's wording for a missing field is long; the API says "Required" like the spec does. */
-z.config({
-  customError: (issue) =>
-    issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined,
-});
+/**
+ * Zod's own wording ("Invalid input: expected number, received string") reads as a
+ * predicate of the field instead, "must be a number", which the answer puts after the
+ * field's name. Schemas with a message of their own keep it.
+ */
+z.config({ customError: predicateOf });
+
+function predicateOf(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'Required' : (TYPE_WORDS[issue.expected] ?? undefined);
+    case 'too_small':
+      return boundPredicate('least', issue.origin, issue.minimum, issue.inclusive);
+    case 'too_big':
+      return boundPredicate('most', issue.origin, issue.maximum, issue.inclusive);
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `must be ${String(issue.values[0])}`
+        : `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return FORMAT_WORDS[issue.format] ?? 'is not in the expected format';
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case 'unrecognized_keys':
+      return `Unknown field${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return 'is not valid';
+    default:
+      return undefined;
+  }
+}
+
+const TYPE_WORDS: Partial<Record<string, string>> = {
+  number: 'must be a number',
+  int: 'must be a whole number',
+  string: 'must be text',
+  boolean: 'must be true or false',
+  array: 'must be a list',
+  object: 'must be an object',
+  record: 'must be an object',
+  date: 'must be a date',
+};
+const FORMAT_WORDS: Partial<Record<string, string>> = {
+  url: 'must be a URL',
+  email: 'must be an email address',
+  datetime: 'must be a date and time (ISO 8601)',
+  date: 'must be a date (YYYY-MM-DD)',
+  uuid: 'must be a UUID',
+};
+
+function boundPredicate(
+  side: 'least' | 'most',
+  origin: string,
+  bound: number | bigint | Date,
+  inclusive: boolean | undefined,
+): string {
+  const n = bound instanceof Date ? bound.toISOString() : String(bound);
+  if (origin === 'string')
+    return side === 'least' && n === '1'
+      ? 'must not be empty'
+      : `must be at ${side} ${n} characters`;
+  if (origin === 'array' || origin === 'set')
+    return `must have at ${side} ${n} item${n === '1' ? '' : 's'}`;
+  if (inclusive === false) return `must be ${side === 'least' ? 'more' : 'less'} than ${n}`;
+  return `must be at ${side} ${n}`;
+}
 
 /**
  * One error answer for the whole API: `{detail}`. Client errors keep their message,
@@ -39,7 +95,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ detail: clientMessage(error) });
+      return reply.code(status).send({ detail: fieldDetail(clientMessage(error)) });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ detail: 'Internal server error' });

@@ -78,8 +78,8 @@ describe('alert and update counts the dashboard reads', () => {
   it('names the field of a bad query', async () => {
     const res = await api.get('/alerts/?page_size=5000');
     expect(res.status).toBe(400);
-    expect((res.body as { detail: string }).detail).toMatch(/^page_size: /);
+    expect((res.body as { detail: string }).detail).toBe('Page size must be at most 500');
     const state = await api.get('/alerts/?state=closed');
-    expect((state.body as { detail: string }).detail).toMatch(/^state: /);
+    expect((state.body as { detail: string }).detail).toMatch(/^State /);
   });
 });

@@ -108,6 +108,27 @@ export class RulesService {
     await this.deps.record(ruleEvent(rule, 'rule_deleted', `Alert rule deleted: ${rule.name}`));
   }
 
+  /** The names of the rules that notify a channel. */
+  usingChannel(channelId: number): string[] {
+    return this.rules.filter((r) => r.notify_channels_json.includes(channelId)).map((r) => r.name);
+  }
+
+  /** A channel being deleted leaves every rule that notified it. */
+  async forgetChannel(channelId: number): Promise<void> {
+    const using = this.rules.filter((r) => r.notify_channels_json.includes(channelId));
+    if (using.length === 0) return;
+    const at = this.at();
+    const changed = using.map((r) => ({
+      ...r,
+      notify_channels_json: r.notify_channels_json.filter((id) => id !== channelId),
+      updated_at: at,
+    }));
+    await this.deps.store.replaceAll(changed);
+    const byId = new Map(changed.map((r) => [r.id, r]));
+    this.rules = this.rules.map((r) => byId.get(r.id) ?? r);
+    this.deps.changed(this.rules);
+  }
+
   /** Which hosts a disk_low rule can measure (only a local engine whose data root is visible). */
   async diskAvailability(): Promise<DiskAvailability> {
     const hosts = await this.deps.hostDirectory();

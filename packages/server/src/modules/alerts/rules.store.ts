@@ -11,6 +11,17 @@ export type StoredRule = Omit<AlertRule, 'unavailable_hosts'>;
 const selector = (text: string | null): AlertSelector | null =>
   text === null ? null : (JSON.parse(text) as AlertSelector);
 
+/**
+ * Channel ids as numbers, like a channel's own `id`. Rules saved before ids were numbers
+ * hold their digits; anything else never named a channel and is dropped.
+ */
+function channelIds(text: string): number[] {
+  const ids = (JSON.parse(text) as unknown[]).map((v) =>
+    typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v,
+  );
+  return ids.filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0);
+}
+
 export function toStoredRule(row: AlertRuleRow): StoredRule {
   return {
     ...row,
@@ -24,7 +35,7 @@ export function toStoredRule(row: AlertRuleRow): StoredRule {
     suppress_during_updates: row.suppress_during_updates === 1,
     host_selector_json: selector(row.host_selector_json),
     container_selector_json: selector(row.container_selector_json),
-    notify_channels_json: JSON.parse(row.notify_channels_json) as string[],
+    notify_channels_json: channelIds(row.notify_channels_json),
   };
 }
 
@@ -39,6 +50,11 @@ export function toRuleRow(rule: StoredRule): AlertRuleRow {
     container_selector_json: text(rule.container_selector_json),
     notify_channels_json: JSON.stringify(rule.notify_channels_json),
   };
+}
+
+async function writeRule(db: Db, rule: StoredRule): Promise<void> {
+  const { id, ...rest } = toRuleRow(rule);
+  await db.updateTable('alert_rules').set(rest).where('id', '=', id).execute();
 }
 
 /** Alert rules as stored. Deleting one leaves its alerts (they keep the rule's name). */
@@ -63,8 +79,14 @@ export function createRulesStore(db: Db) {
     },
 
     async replace(rule: StoredRule): Promise<void> {
-      const { id, ...rest } = toRuleRow(rule);
-      await db.updateTable('alert_rules').set(rest).where('id', '=', id).execute();
+      await writeRule(db, rule);
+    },
+
+    /** Several rules in one transaction: all are written or none. */
+    async replaceAll(rules: StoredRule[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        for (const rule of rules) await writeRule(trx, rule);
+      });
     },
 
     async delete(id: string): Promise<boolean> {

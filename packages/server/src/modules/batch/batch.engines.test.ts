@@ -209,18 +209,21 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
   it.each([
     [
       { scope: 'container', action: 'add-tags', ids: ['h:abcdefabcdef'], params: { tags: [] } },
-      'tags: Please enter at least one tag',
+      'Please enter at least one tag',
     ],
-    [{ scope: 'container', action: 'explode', ids: ['h:abcdefabcdef'] }, 'action: '],
-    [{ scope: 'container', action: 'start', ids: [] }, 'ids: Select at least one container'],
+    [
+      { scope: 'container', action: 'explode', ids: ['h:abcdefabcdef'] },
+      'Action must be one of start, stop, ',
+    ],
+    [{ scope: 'container', action: 'start', ids: [] }, 'Selection: Select at least one container'],
     [
       { scope: 'container', action: 'start', ids: ['not-a-key'] },
-      'ids: Expected host_id:container_id',
+      'Selection: Expected host_id:container_id',
     ],
-    [{ scope: 'host', action: 'start', ids: ['h:abcdefabcdef'] }, 'scope: '],
+    [{ scope: 'host', action: 'start', ids: ['h:abcdefabcdef'] }, 'Scope must be container'],
     [
       { scope: 'container', action: 'set-auto-restart', ids: ['h:abcdefabcdef'], params: {} },
-      'enabled: Required',
+      'Enabled is required',
     ],
     [
       {
@@ -229,7 +232,7 @@ describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
         ids: ['h:abcdefabcdef'],
         params: { enabled: true, floating_tag_mode: 'nightly' },
       },
-      'floating_tag_mode: Expected exact, patch, minor or latest',
+      'Floating tag mode: Expected exact, patch, minor or latest',
     ],
   ])('refuses %j naming the field', async (body, detail) => {
     const res = await api.post<{ detail: string }>('/batch', body);

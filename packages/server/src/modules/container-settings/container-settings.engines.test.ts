@@ -59,17 +59,17 @@ describe('container tags, auto-restart and desired state (spec 2 §7)', () => {
   });
 
   it.each([
-    [{ tags_to_add: [''] }, 'tags_to_add: Tag cannot be empty'],
-    [{ tags_to_add: ['x'.repeat(25)] }, 'tags_to_add: Tag must be 1-24 characters'],
+    [{ tags_to_add: [''] }, 'Tag cannot be empty'],
+    [{ tags_to_add: ['x'.repeat(25)] }, 'Tag must be 1-24 characters'],
     [
       { tags_to_add: ['no spaces'] },
-      'tags_to_add: Invalid characters (alphanumeric, -, _, :, . only)',
+      'Tags to add: Invalid characters (alphanumeric, -, _, :, . only)',
     ],
     [
       { tags_to_remove: ['compose:shop'] },
-      'tags_to_remove: Tags starting with compose: or swarm: are derived and cannot be edited',
+      'Tags to remove: Tags starting with compose: or swarm: are derived and cannot be edited',
     ],
-    [{ tags: ['a'] }, 'Unrecognized key: "tags"'],
+    [{ tags: ['a'] }, 'Unknown field: tags'],
   ])('refuses %j with a message naming the field', async (body, detail) => {
     const res = await api.patch<{ detail: string }>(path('tags'), body);
     expect(res.status).toBe(400);
@@ -103,12 +103,12 @@ describe('container tags, auto-restart and desired state (spec 2 §7)', () => {
       web_ui_url: 'ftp://x',
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.detail).toBe('web_ui_url: Web UI URL must start with http:// or https://');
+    expect(bad.body.detail).toBe('Web UI URL must start with http:// or https://');
     const wrong = await api.post<{ detail: string }>(path('desired-state'), {
       desired_state: 'always',
     });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.detail).toMatch(/^desired_state: /);
+    expect(wrong.body.detail).toMatch(/^Desired state /);
     expect((await api.post(path('auto-restart'), { enabled: 'yes' })).status).toBe(400);
   });
 

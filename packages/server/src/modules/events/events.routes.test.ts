@@ -111,10 +111,10 @@ describe('GET /events', () => {
 
   it('answers 400 naming the parameter for bad values', async () => {
     for (const [qs, field] of [
-      ['limit=0', 'limit'],
-      ['severity=loud', 'severity'],
-      ['start_date=yesterday', 'start_date'],
-      ['colour=red', ''],
+      ['limit=0', 'Limit'],
+      ['severity=loud', 'Severity'],
+      ['start_date=yesterday', 'Start date'],
+      ['colour=red', 'colour'],
     ]) {
       const res = await api.get<{ detail: string }>(`/events?${qs}`);
       expect(res.status).toBe(400);

@@ -99,38 +99,29 @@ describe('HTTP health checks against the rig (spec 2 §4, §7)', () => {
     });
     const put = (body: object) => api.put(`/containers/${host.id}/${id}/http-health-check`, body);
     const bad: [object, string][] = [
-      [{ timeout_seconds: 3 }, 'timeout_seconds: Timeout must be between 5 and 60 seconds'],
-      [
-        { check_interval_seconds: 5 },
-        'check_interval_seconds: Interval must be between 10 and 3600 seconds',
-      ],
-      [{ failure_threshold: 11 }, 'failure_threshold: Failure threshold must be between 1 and 10'],
-      [{ success_threshold: 0 }, 'success_threshold: Success threshold must be between 1 and 10'],
-      [
-        { max_restart_attempts: 0 },
-        'max_restart_attempts: Max restart attempts must be between 1 and 10',
-      ],
-      [
-        { restart_retry_delay_seconds: 10 },
-        'restart_retry_delay_seconds: Retry delay must be between 30 and 600 seconds',
-      ],
+      [{ timeout_seconds: 3 }, 'Timeout must be between 5 and 60 seconds'],
+      [{ check_interval_seconds: 5 }, 'Interval must be between 10 and 3600 seconds'],
+      [{ failure_threshold: 11 }, 'Failure threshold must be between 1 and 10'],
+      [{ success_threshold: 0 }, 'Success threshold must be between 1 and 10'],
+      [{ max_restart_attempts: 0 }, 'Max restart attempts must be between 1 and 10'],
+      [{ restart_retry_delay_seconds: 10 }, 'Retry delay must be between 30 and 600 seconds'],
       [
         { expected_status_codes: '2xx' },
-        "expected_status_codes: Use '200', '200-299' or '200,201,204' (codes 100-599)",
+        "Expected status codes: Use '200', '200-299' or '200,201,204' (codes 100-599)",
       ],
       [
         { expected_status_codes: '299-200' },
-        "expected_status_codes: Use '200', '200-299' or '200,201,204' (codes 100-599)",
+        "Expected status codes: Use '200', '200-299' or '200,201,204' (codes 100-599)",
       ],
-      [{ url: 'ftp://x' }, 'url: URL must start with http:// or https://'],
-      [{ url: 'http://a b/' }, 'url: URL must not contain spaces'],
-      [{ enabled: true }, 'url: URL is required'],
-      [{ method: 'PUT' }, 'method: Method must be GET, POST or HEAD'],
-      [{ headers_json: '{nope' }, 'headers_json: Headers must be valid JSON'],
-      [{ headers_json: '{"X":1}' }, 'headers_json: Header X must have a string value'],
+      [{ url: 'ftp://x' }, 'URL must start with http:// or https://'],
+      [{ url: 'http://a b/' }, 'URL must not contain spaces'],
+      [{ enabled: true }, 'URL is required'],
+      [{ method: 'PUT' }, 'Method must be GET, POST or HEAD'],
+      [{ headers_json: '{nope' }, 'Headers must be valid JSON'],
+      [{ headers_json: '{"X":1}' }, 'Header X must have a string value'],
       [
         { auth_config_json: '{"type":"digest"}' },
-        'auth_config_json: Auth config must be {"type":"basic","username","password"} or {"type":"bearer","token"}',
+        'Auth config must be {"type":"basic","username","password"} or {"type":"bearer","token"}',
       ],
     ];
     for (const [body, detail] of bad) {
@@ -221,7 +212,7 @@ describe('HTTP health checks against the rig (spec 2 §4, §7)', () => {
       message: 'Timed out after 5s',
     });
     expect(Date.now() - at).toBeLessThan(7000);
-    expect((await test({ url: '' })).body).toEqual({ detail: 'url: URL is required' });
+    expect((await test({ url: '' })).body).toEqual({ detail: 'URL is required' });
   });
 
   it(

@@ -22,20 +22,14 @@ const host = (over: Record<string, unknown> = {}) => ({
 
 describe('host validation (spec 1 §5)', () => {
   it.each([
-    [{ name: '' }, 'name: Host name is required'],
-    [{ name: 'x'.repeat(101) }, 'name: Host name must be less than 100 characters'],
-    [{ name: '-bad' }, 'name: Host name contains invalid characters'],
-    [{ name: 'bad/name' }, 'name: Host name contains invalid characters'],
-    [{ url: '' }, 'url: Address/Endpoint is required'],
-    [{ url: 'ftp://x' }, 'url: URL must start with unix://, tcp://, http:// or https://'],
-    [
-      { description: 'd'.repeat(1001) },
-      'description: Description must be less than 1000 characters',
-    ],
-    [
-      { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
-      'tags: A host can have at most 20 tags',
-    ],
+    [{ name: '' }, 'Host name is required'],
+    [{ name: 'x'.repeat(101) }, 'Host name must be less than 100 characters'],
+    [{ name: '-bad' }, 'Host name contains invalid characters'],
+    [{ name: 'bad/name' }, 'Host name contains invalid characters'],
+    [{ url: '' }, 'Address/Endpoint is required'],
+    [{ url: 'ftp://x' }, 'URL must start with unix://, tcp://, http:// or https://'],
+    [{ description: 'd'.repeat(1001) }, 'Description must be less than 1000 characters'],
+    [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'A host can have at most 20 tags'],
     [
       { tls_ca: 'x', tls_cert: null, tls_key: null },
       'All three certificates are required for mTLS connection',
@@ -53,7 +47,7 @@ describe('host validation (spec 1 §5)', () => {
     const dup = await api.post('/hosts', host({ name: 'other' }));
     expect(dup.status).toBe(400);
     expect(dup.body).toEqual({
-      detail: "url: Host with URL 'tcp://127.0.0.1:9' already exists as 'edge-1'",
+      detail: "Host with URL 'tcp://127.0.0.1:9' already exists as 'edge-1'",
     });
   });
 });

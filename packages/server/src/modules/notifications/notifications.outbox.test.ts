@@ -49,7 +49,7 @@ function request(
       kind: 'container_stopped',
       severity: 'critical',
       custom_template: null,
-      notify_channels_json: channels.map(String),
+      notify_channels_json: channels,
     },
     alert: {
       id: alertId,

@@ -42,8 +42,13 @@ export interface NotificationsDeps {
   record: (event: EventInput) => Promise<unknown>;
   /** Ids of the alerts unresolved now (for the blackout summary). */
   unresolvedAlerts: () => { id: string; title: string; severity: string; first_seen: string }[];
-  /** Names of the alert rules that notify a channel. */
-  rulesUsing: (channelId: number) => string[];
+  /** The alert rules, as far as they name channels. */
+  rules: {
+    /** Names of the rules that notify a channel. */
+    usingChannel(channelId: number): string[];
+    /** Takes a channel out of every rule that notifies it. */
+    forgetChannel(channelId: number): Promise<void>;
+  };
   endpoints: NotificationEndpoints;
   log: FastifyBaseLogger;
   now?: () => number;
@@ -285,13 +290,19 @@ export class NotificationsService {
     }
   }
 
+  /**
+   * The rules that notify a channel. A channel that does not exist (any more) has none: the
+   * settings page asks again right after a delete, and that is no error.
+   */
   dependents(id: number): ChannelDependents {
-    this.channels.get(id);
-    const names = this.deps.rulesUsing(id);
+    const names = this.deps.rules.usingChannel(id);
     return { alert_count: names.length, alert_names: names };
   }
 
+  /** The channel goes, and with it its place in every rule that notified it. */
   async deleteChannel(id: number): Promise<void> {
+    this.channels.get(id);
+    await this.deps.rules.forgetChannel(id);
     await this.channels.delete(id);
   }
 

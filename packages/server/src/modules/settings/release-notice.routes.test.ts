@@ -82,7 +82,7 @@ describe('release feed in the settings answer', () => {
       for (const bad of [{}, { version: '' }, { version: 7 }, { version: 'x'.repeat(51) }]) {
         const refused = await call('POST', path, bad);
         expect(refused.statusCode).toBe(400);
-        expect(refused.json<{ detail: string }>().detail).toMatch(/^version: /);
+        expect(refused.json<{ detail: string }>().detail).toMatch(/^Version /);
       }
       expect((await call('POST', path, { version: '3.0.0', extra: 1 })).statusCode).toBe(400);
     }

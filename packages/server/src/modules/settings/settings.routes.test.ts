@@ -53,29 +53,29 @@ describe('global settings', () => {
   });
 
   it.each([
-    [{ polling_interval: 0 }, 'polling_interval'],
-    [{ polling_interval: 601 }, 'polling_interval'],
-    [{ connection_timeout: 4 }, 'connection_timeout'],
-    [{ max_retries: 11 }, 'max_retries'],
-    [{ retry_delay: 301 }, 'retry_delay'],
-    [{ event_retention_days: 366 }, 'event_retention_days'],
-    [{ unused_tag_retention_days: -1 }, 'unused_tag_retention_days'],
-    [{ alert_retention_days: 731 }, 'alert_retention_days'],
-    [{ update_check_time: '24:00' }, 'update_check_time'],
-    [{ polling_interval: '5' }, 'polling_interval'],
-  ])('refuses %j with a 400 naming %s', async (body, field) => {
+    [{ polling_interval: 0 }, 'Polling interval must be between 1 and 600'],
+    [{ polling_interval: 601 }, 'Polling interval must be between 1 and 600'],
+    [{ connection_timeout: 4 }, 'Connection timeout must be between 5 and 120'],
+    [{ max_retries: 11 }, 'Max retries must be between 0 and 10'],
+    [{ retry_delay: 301 }, 'Retry delay must be between 5 and 300'],
+    [{ event_retention_days: 366 }, 'Event retention must be between 0 and 365'],
+    [{ unused_tag_retention_days: -1 }, 'Unused tag retention must be between 0 and 365'],
+    [{ alert_retention_days: 731 }, 'Alert retention must be between 0 and 730'],
+    [{ update_check_time: '24:00' }, 'Update check time: Invalid time format'],
+    [{ polling_interval: '5' }, 'Polling interval must be a number'],
+  ])('refuses %j with a 400 naming the field: %s', async (body, message) => {
     const res = await put(body);
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ detail: string }>().detail).toMatch(new RegExp(`^${field}: `));
+    expect(res.json<{ detail: string }>().detail).toMatch(new RegExp(`^${message}`));
     expect((await get()).json()).toMatchObject({ polling_interval: 2 });
   });
 
   it('uses the spec messages for the health check timeout and the check time', async () => {
     expect((await put({ health_check_timeout_seconds: 9 })).json()).toEqual({
-      detail: 'health_check_timeout_seconds: Timeout must be between 10 and 600 seconds',
+      detail: 'Timeout must be between 10 and 600 seconds',
     });
     expect((await put({ update_check_time: '7pm' })).json()).toEqual({
-      detail: 'update_check_time: Invalid time format. Use HH:MM (24-hour format)',
+      detail: 'Update check time: Invalid time format. Use HH:MM (24-hour format)',
     });
   });
 

@@ -2,13 +2,15 @@ import {
   alertRuleListSchema,
   alertRuleSchema,
   diskAvailabilitySchema,
+  notificationChannelSchema,
   okSchema,
   type AlertRuleCreate,
+  type NotificationChannel,
 } from '@berth/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { alertsRootKey } from '@/lib/alerts';
-import { api, ApiError } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const rulesQueryOptions = () =>
   queryOptions({
@@ -24,31 +26,15 @@ export const diskAvailabilityQueryOptions = () =>
     staleTime: 60_000,
   });
 
-/** What the rule form needs of a notification channel (the channels arrive with their issue). */
-const channelSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
-  name: z.string(),
-  type: z.string(),
-  enabled: z.boolean(),
-});
-export type ChannelChoice = z.infer<typeof channelSchema>;
+/** What the rule form needs of a notification channel: a rule names it by its `id`. */
+export type ChannelChoice = Pick<NotificationChannel, 'id' | 'name' | 'type' | 'enabled'>;
 
-/** GET /notifications/channels; until that call exists (a 404), there are no channels. */
+/** GET /notifications/channels, for the rule form's picker and summary. */
 export const channelsQueryOptions = () =>
   queryOptions({
     queryKey: ['notification-channels'],
-    queryFn: async (): Promise<ChannelChoice[]> => {
-      try {
-        const answer = await api(
-          '/notifications/channels',
-          z.union([z.array(channelSchema), z.object({ channels: z.array(channelSchema) })]),
-        );
-        return Array.isArray(answer) ? answer : answer.channels;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return [];
-        throw err;
-      }
-    },
+    queryFn: (): Promise<ChannelChoice[]> =>
+      api('/notifications/channels', z.array(notificationChannelSchema)),
     staleTime: 60_000,
   });
 

@@ -120,7 +120,7 @@ export function ContainerSelection({ draft: d, set }: { draft: RuleDraft; set: D
 export function ChannelPicker({ draft: d, set }: { draft: RuleDraft; set: DraftPatch }) {
   const query = useQuery(channelsQueryOptions());
   const channels: ChannelChoice[] = query.data ?? [];
-  const toggle = (id: string, checked: boolean) =>
+  const toggle = (id: number, checked: boolean) =>
     set({ channels: checked ? [...d.channels, id] : d.channels.filter((c) => c !== id) });
   return (
     <Section title="Notification Channels">

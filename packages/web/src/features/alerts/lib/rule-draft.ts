@@ -35,7 +35,8 @@ export interface RuleDraft {
   tags: string[];
   /** Container rules: the run mode; null = all. */
   should_run: boolean | null;
-  channels: string[];
+  /** Notification channel ids. */
+  channels: number[];
   custom_template: string;
   auto_resolve: boolean;
   suppress_during_updates: boolean;
@@ -236,6 +237,7 @@ export function checkDraft(d: RuleDraft): Checked {
     duration_seconds: body.duration_seconds ?? 0,
     clear_threshold: body.clear_threshold ?? null,
     threshold: body.threshold ?? null,
+    operator: body.operator ?? null,
   });
   if (issue !== null) return fail(issue.message);
   return { body, error: null };
