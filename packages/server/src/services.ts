@@ -93,11 +93,10 @@ export async function createServices(
     hub,
     record: (event) => events.record(event),
     unresolvedAlerts: () => alerts.lifecycle.unresolved(),
-    rulesUsing: (id) =>
-      alerts.rules
-        .all()
-        .filter((r) => r.notify_channels_json.includes(String(id)))
-        .map((r) => r.name),
+    rules: {
+      usingChannel: (id) => alerts.rules.usingChannel(id),
+      forgetChannel: (id) => alerts.rules.forgetChannel(id),
+    },
     endpoints: config.notificationEndpoints,
     log,
     outbox: {
