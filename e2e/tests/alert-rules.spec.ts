@@ -42,6 +42,14 @@ test('create a rule through the form (resets, no-channel confirmation), toggle, 
   await expect(summary).toContainText('CPU % >= 90');
   await form.getByLabel('Threshold (%)', { exact: true }).fill('75.5');
   await expect(summary).toContainText('CPU % >= 75.5');
+  // A clear threshold above the raise threshold of a >= rule would clear the alert it raises.
+  await form.getByLabel('Clear threshold (%)', { exact: true }).fill('80');
+  await form.getByRole('button', { name: 'Create Rule' }).click();
+  await expect(form.getByTestId('rule-form-error')).toHaveText(
+    'Clear threshold must be at or below the threshold (75.5) for a >= rule',
+  );
+  await form.getByLabel('Clear threshold (%)', { exact: true }).fill('70');
+  await expect(form.getByTestId('rule-form-error')).toHaveCount(0);
 
   // Update kinds have no timing.
   await form.getByLabel('Kind *', { exact: true }).selectOption('update_available');
@@ -127,7 +135,7 @@ test('create a rule through the form (resets, no-channel confirmation), toggle, 
       ? route.fulfill({
           status: 400,
           contentType: 'application/json',
-          body: JSON.stringify({ detail: 'name: already taken' }),
+          body: JSON.stringify({ detail: 'Cooldown must be at least 0' }),
         })
       : route.fallback(),
   );
@@ -136,7 +144,7 @@ test('create a rule through the form (resets, no-channel confirmation), toggle, 
     .getByRole('dialog', { name: 'No Notification Channels Selected' })
     .getByRole('button', { name: 'Save Anyway' })
     .click();
-  await expect(edit.getByTestId('rule-form-error')).toHaveText('name: already taken');
+  await expect(edit.getByTestId('rule-form-error')).toHaveText('Cooldown must be at least 0');
   await page.setViewportSize({ width: 1024, height: 768 });
   await shot(page, 'rule-form-1024');
   await edit.getByRole('button', { name: 'Cancel' }).click();
@@ -149,4 +157,35 @@ test('create a rule through the form (resets, no-channel confirmation), toggle, 
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No alert rules configured')).toBeVisible();
   expect((await api.get<AlertRuleList>('/alerts/rules')).total).toBe(0);
+});
+
+test('a 200-character rule name wraps: the actions stay in view at 1440 px', async ({
+  page,
+  readyServer,
+}) => {
+  const api = await apiFor(readyServer.url);
+  const rule = (name: string) => ({
+    name,
+    scope: 'container',
+    kind: 'container_stopped',
+    severity: 'warning',
+  });
+  // One name with no space to break at (the worst case), one of words.
+  const names = ['n'.repeat(200), `Wordy ${'words '.repeat(31)}end`.slice(0, 200)];
+  for (const name of names) await api.post<AlertRule>('/alerts/rules', rule(name));
+  await signIn(page);
+  await page.goto('/alerts/rules');
+  const rows = page.getByTestId('rule-row');
+  await expect(rows).toHaveCount(2);
+  for (const name of names) {
+    const row = rows.filter({ hasText: name.slice(0, 40) });
+    await expect(row.getByRole('button', { name: `Edit ${name}` })).toBeInViewport({ ratio: 1 });
+    await expect(row.getByRole('button', { name: `Delete ${name}` })).toBeInViewport({ ratio: 1 });
+  }
+  // The table fits its box: nothing to scroll sideways to.
+  const overflow = await page
+    .getByTestId('rules-table')
+    .evaluate((table) => table.scrollWidth - (table.parentElement?.clientWidth ?? 0));
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shot(page, 'rules-long-name-1440');
 });

@@ -132,7 +132,11 @@ export function AlertRulesPage() {
                     />
                   </td>
                   <td className="px-4 py-2">
-                    <div className={cn('font-medium', r.enabled ? 'text-slate-100' : '')}>
+                    {/* A long name (200 characters, maybe without a space) wraps anywhere
+                        rather than pushing the actions off screen. */}
+                    <div
+                      className={cn('font-medium wrap-anywhere', r.enabled ? 'text-slate-100' : '')}
+                    >
                       {r.name}
                     </div>
                     {r.description !== null && (
@@ -153,7 +157,7 @@ export function AlertRulesPage() {
                       {r.scope}
                     </span>
                   </td>
-                  <td className="px-4 py-2">{KIND_LABEL[r.kind]}</td>
+                  <td className="px-4 py-2 whitespace-nowrap">{KIND_LABEL[r.kind]}</td>
                   <td className="px-4 py-2">
                     <SeverityBadge severity={r.severity} />
                   </td>

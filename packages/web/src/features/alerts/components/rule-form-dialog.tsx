@@ -16,7 +16,12 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
   const [error, setError] = useState<string | null>(null);
   const [confirmNoChannel, setConfirmNoChannel] = useState(false);
   const { save } = useRuleMutations();
-  const set = (patch: Partial<RuleDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  // An edit answers the banner: it spoke of the draft as it was.
+  const change: typeof setDraft = (next) => {
+    setError(null);
+    setDraft(next);
+  };
+  const set = (patch: Partial<RuleDraft>) => change((d) => ({ ...d, ...patch }));
 
   const submit = (skipChannelCheck: boolean) => {
     const checked = checkDraft(draft);
@@ -61,7 +66,7 @@ export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onCl
         )}
         <div className="min-h-0 flex-1 overflow-y-auto pr-1">
           <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
-            <RuleFields draft={draft} set={set} setDraft={setDraft} />
+            <RuleFields draft={draft} set={set} setDraft={change} />
             <RuleSummary draft={draft} />
           </div>
         </div>

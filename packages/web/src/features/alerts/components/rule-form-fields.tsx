@@ -184,7 +184,7 @@ export function RuleFields({
               min={0}
               max={100}
               step={0.1}
-              hint="Blank: the threshold itself"
+              hint={`Blank: the threshold itself; else at or ${d.operator.startsWith('>') ? 'below' : 'above'} it`}
               onChange={(clear_threshold) => set({ clear_threshold })}
             />
           )}

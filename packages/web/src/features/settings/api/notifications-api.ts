@@ -43,8 +43,12 @@ export const templatePreviewQueryOptions = (body: TemplatePreviewRequest) =>
 
 export function useChannelMutations() {
   const queryClient = useQueryClient();
+  // The list only: a deleted channel's dependents are not asked for again.
   const refresh = () =>
-    queryClient.invalidateQueries({ queryKey: notificationChannelsQueryOptions().queryKey });
+    queryClient.invalidateQueries({
+      queryKey: notificationChannelsQueryOptions().queryKey,
+      exact: true,
+    });
   const create = useMutation({
     mutationFn: (body: ChannelCreate) =>
       api('/notifications/channels', notificationChannelSchema, { method: 'POST', body }),
