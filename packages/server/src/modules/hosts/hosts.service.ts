@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Host, HostPayload, TestConnectionResponse } from '@berth/contracts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { EngineEndpoint } from '../../docker/index.js';
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
@@ -7,6 +8,15 @@ import type { SecretBox } from '../../platform/secret-box.js';
 import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
 import { MAX_HOST_TAGS } from '@berth/contracts';
+import { TypedEmitter } from '../../platform/typed-emitter.js';
+import {
+  registeredHost,
+  tagsOf,
+  type HostEvent,
+  type HostEventMap,
+  type HostEvents,
+  type HostListener,
+} from './host-events.js';
 import { engineIdentityOf } from './engine-identity.js';
 import type { HostRow, HostsStore } from './hosts.store.js';
 
@@ -63,10 +73,12 @@ interface Actor {
   username: string;
 }
 
-const tagsOf = (row: HostRow): string[] => JSON.parse(row.tags) as string[];
-
 /** Registered hosts: validation beyond the schema, sealed TLS material, lifecycle events. */
-export class HostsService {
+export class HostsService implements HostEvents {
+  private readonly emitter = new TypedEmitter<HostEventMap>((err) =>
+    this.log?.error({ err }, 'host listener failed'),
+  );
+
   constructor(
     private readonly store: HostsStore,
     private readonly secrets: SecretBox,
@@ -75,11 +87,17 @@ export class HostsService {
     private readonly probe: ProbeEngine,
     private readonly sideCounts: HostSideCounts | null = null,
     private runtime: HostRuntimeSource | null = null,
+    private readonly log: FastifyBaseLogger | null = null,
   ) {}
 
   /** The monitor registers itself once it exists (it needs this service first). */
   attachRuntime(runtime: HostRuntimeSource): void {
     this.runtime = runtime;
+  }
+
+  /** Hosts added, changed and removed, announced as soon as the store has them. */
+  on<E extends HostEvent>(event: E, listener: HostListener<E>): () => void {
+    return this.emitter.on(event, listener);
   }
 
   async list(): Promise<Host[]> {
@@ -155,6 +173,7 @@ export class HostsService {
     };
     await this.store.insert(row);
     this.runtime?.hostAdded(this.targetOf(row));
+    this.emitter.emit('hostAdded', { host: registeredHost(row) });
     const host = this.toHostResponse(row);
     this.hub.publish({ type: 'host_added', data: { host } });
     await this.hostEvent(row, 'host_added', `Host ${row.name} added`, actor);
@@ -180,6 +199,7 @@ export class HostsService {
     await this.store.update(id, changes);
     const row = { ...current, ...changes };
     this.runtime?.hostChanged(this.targetOf(row));
+    this.changed(row, current);
     await this.hostEvent(row, 'host_updated', `Host ${row.name} updated`, actor);
     return this.toHostResponse(row);
   }
@@ -193,6 +213,7 @@ export class HostsService {
     await this.store.delete(id);
     const resolved = (await this.sideCounts?.resolveAlertsOf(id)) ?? 0;
     this.runtime?.hostRemoved(id);
+    this.emitter.emit('hostRemoved', { host: registeredHost(row) });
     this.hub.publish({ type: 'host_removed', data: { host_id: id } });
     await this.hostEvent(row, 'host_removed', `Host ${row.name} removed`, actor);
     return resolved;
@@ -225,12 +246,18 @@ export class HostsService {
     if (tags.length > MAX_HOST_TAGS) {
       throw badRequest(`tags: A host can have at most ${MAX_HOST_TAGS} tags`);
     }
-    await this.store.update(id, {
-      tags: JSON.stringify(tags),
-      updated_at: new Date().toISOString(),
-    });
+    const changes = { tags: JSON.stringify(tags), updated_at: new Date().toISOString() };
+    await this.store.update(id, changes);
     this.runtime?.hostChanged(this.targetOf(row));
+    this.changed({ ...row, ...changes }, row);
     return tags;
+  }
+
+  private changed(row: HostRow, before: HostRow): void {
+    this.emitter.emit('hostChanged', {
+      host: registeredHost(row),
+      previous: registeredHost(before),
+    });
   }
 
   /** Host tags containing q, most used first. */

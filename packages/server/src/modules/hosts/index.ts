@@ -8,3 +8,11 @@ export {
 } from './hosts.service.js';
 export { createHostsStore, type HostRow } from './hosts.store.js';
 export { registerLocalSocketOnce } from './local-socket.js';
+export { registeredHost } from './host-events.js';
+export type {
+  HostEvent,
+  HostEventMap,
+  HostEvents,
+  HostListener,
+  RegisteredHost,
+} from './host-events.js';
