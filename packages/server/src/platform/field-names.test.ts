@@ -17,40 +17,30 @@ describe('fields named in words', () => {
     expect(fieldLabel('seconds')).toBe('Seconds');
   });
 
-  it('keeps a message that names its field, and puts the name before one that does not', () => {
-    const at = (path: string, message: string) => fieldMessage(path.split('/'), message);
-    expect(at('cooldown_seconds', 'Cooldown must be at least 0')).toBe(
-      'Cooldown must be at least 0',
-    );
-    expect(at('cooldown_seconds', 'must be a number')).toBe('Cooldown must be a number');
-    expect(at('polling_interval', 'Must be between 1 and 600')).toBe(
-      'Polling interval must be between 1 and 600',
-    );
-    expect(at('state', 'Cannot annotate a resolved alert')).toBe(
-      'State: Cannot annotate a resolved alert',
-    );
-    expect(at('username', 'Required')).toBe('Username is required');
-    expect(at('health_check_timeout_seconds', 'Timeout must be between 10 and 600 seconds')).toBe(
-      'Timeout must be between 10 and 600 seconds',
-    );
-    expect(at('name', 'Channel name is required')).toBe('Channel name is required');
-    expect(at('enabled', 'enabled must be true or false')).toBe('Enabled must be true or false');
-    expect(at('host_selector_json', 'Unknown host: h1')).toBe('Unknown host: h1');
-    expect(at('kind', 'Unknown rule kind')).toBe('Unknown rule kind');
-    expect(at('start_date', 'Invalid date; use ISO 8601')).toBe(
-      'Start date: Invalid date; use ISO 8601',
-    );
-    expect(at('state', 'Alert is not snoozed')).toBe('Alert is not snoozed');
-    expect(at('url', 'Address/Endpoint is required')).toBe('Address/Endpoint is required');
-    expect(at('search', 'Invalid regular expression: (')).toBe(
-      'Search: Invalid regular expression: (',
-    );
-    expect(at('/severity/0', 'Severity must be one of x')).toBe('Severity must be one of x');
-    expect(at('/container_selector_json/include', 'must be a list')).toBe(
-      'Containers: Include must be a list',
-    );
-    expect(at('', 'Unknown field: nope')).toBe('Unknown field: nope');
-    expect(at('/params/enabled', 'Required')).toBe('Enabled is required');
+  it.each([
+    // Already names the field: kept.
+    ['cooldown_seconds', 'Cooldown must be at least 0', 'Cooldown must be at least 0'],
+    ['health_check_timeout_seconds', 'Timeout must be between 10 and 600 s', null],
+    ['name', 'Channel name is required', null],
+    ['enabled', 'enabled must be true or false', 'Enabled must be true or false'],
+    ['host_selector_json', 'Unknown host: h1', null],
+    ['kind', 'Unknown rule kind', null],
+    ['state', 'Alert is not snoozed', null],
+    ['url', 'Address/Endpoint is required', null],
+    ['/severity/0', 'Severity must be one of x', null],
+    ['', 'Unknown field: nope', null],
+    // A predicate or "Required": the label in front.
+    ['cooldown_seconds', 'must be a number', 'Cooldown must be a number'],
+    ['polling_interval', 'Must be between 1 and 600', 'Polling interval must be between 1 and 600'],
+    ['username', 'Required', 'Username is required'],
+    ['/params/enabled', 'Required', 'Enabled is required'],
+    ['/container_selector_json/include', 'must be a list', 'Containers: Include must be a list'],
+    // Anything else: the label and a colon.
+    ['state', 'Cannot annotate a resolved alert', 'State: Cannot annotate a resolved alert'],
+    ['start_date', 'Invalid date; use ISO 8601', 'Start date: Invalid date; use ISO 8601'],
+    ['search', 'Invalid regular expression: (', 'Search: Invalid regular expression: ('],
+  ])('%s, %j → %j (null: as written)', (path, message, expected) => {
+    expect(fieldMessage(path.split('/'), message)).toBe(expected ?? message);
   });
 
   it('rewrites a service’s "field: Message" and leaves any other text alone', () => {
