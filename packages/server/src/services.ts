@@ -21,7 +21,12 @@ import {
   HealthChecker,
   HealthChecksService,
 } from './modules/health-checks/index.js';
-import { createHostsStore, HostsService, type ProbeEngine } from './modules/hosts/index.js';
+import {
+  createHostsStore,
+  HostsService,
+  registeredHost,
+  type ProbeEngine,
+} from './modules/hosts/index.js';
 import { MonitorService } from './modules/monitor/index.js';
 import { createNotificationsStore, NotificationsService } from './modules/notifications/index.js';
 import { RetentionService } from './modules/retention/index.js';
@@ -123,6 +128,8 @@ export async function createServices(
       updatesByHost: () => updates.countsByHost(),
       resolveAlertsOf: (hostId) => alerts.resolveForHost(hostId),
     },
+    null,
+    log,
   );
   const containerSettings = new ContainerSettings(createContainerSettingsStore(db));
   await containerSettings.load();
@@ -139,13 +146,7 @@ export async function createServices(
   const isUpdating = (hostId: string, name: string) => updates.isUpdating(hostId, name);
   const containers = new ContainersService(monitor, events, isUpdating);
   const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
-  alerts.attachEngine(monitor, async () =>
-    (await hosts.rows()).map((h) => ({
-      id: h.id,
-      name: h.name,
-      tags: JSON.parse(h.tags) as string[],
-    })),
-  );
+  alerts.attachEngine(monitor, async () => (await hosts.rows()).map(registeredHost), hosts);
   const batch = new BatchService({
     store: createBatchStore(db),
     hub,

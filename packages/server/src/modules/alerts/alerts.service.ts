@@ -12,6 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventInput } from '../events/index.js';
+import type { HostEvents } from '../hosts/index.js';
 import type { Fleet } from '../monitor/index.js';
 import { toAlert, type AlertCounts, type AlertsStore } from './alerts.store.js';
 import { AlertLifecycle } from './engine/alert-lifecycle.js';
@@ -57,8 +58,15 @@ export class AlertsService {
     });
   }
 
-  /** The engine needs the fleet, which is built after this service. */
-  attachEngine(fleet: Fleet, hostDirectory: () => Promise<HostFacts[]>): void {
+  /**
+   * The engine needs the fleet and the hosts, which are built after this service: the hosts
+   * as they are at start, then as they are added, changed and removed.
+   */
+  attachEngine(
+    fleet: Fleet,
+    hostDirectory: () => Promise<HostFacts[]>,
+    hostEvents: HostEvents,
+  ): void {
     const now = this.deps.now ?? (() => Date.now());
     const evaluator = new AlertEvaluator({
       fleet,
@@ -66,6 +74,7 @@ export class AlertsService {
       log: this.deps.log,
       now,
       hostDirectory,
+      hostEvents,
       ...(this.deps.engineOptions === undefined ? {} : { options: this.deps.engineOptions }),
     });
     const rules = new RulesService({

@@ -124,6 +124,7 @@ export class ContainerSync {
       containerId: id,
       name,
       container: after === undefined ? null : this.picture.snapshotOf(after),
+      signal: ev.Action === 'kill' ? (ev.Actor.Attributes.signal ?? null) : null,
     });
     await this.rememberEventTime(at);
   }

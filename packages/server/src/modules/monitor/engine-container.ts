@@ -15,6 +15,10 @@ export interface EngineContainer {
   startedAt: string | null;
   finishedAt: string | null;
   restartPolicy: string | null;
+  /** The signal a stop sends first, when the image or the run names one (else SIGTERM). */
+  stopSignal: string | null;
+  /** Removed by the engine once it exits (`--rm`). */
+  autoRemove: boolean;
   ports: string[];
   volumes: string[];
   env: Record<string, string>;
@@ -53,12 +57,20 @@ export function fromInspect(info: ContainerInspectInfo): EngineContainer {
     startedAt: time(info.State.StartedAt === ZERO_TIME ? undefined : info.State.StartedAt),
     finishedAt: time(info.State.FinishedAt),
     restartPolicy: info.HostConfig.RestartPolicy?.Name || 'no',
+    stopSignal: stopSignalOf(info),
+    autoRemove: info.HostConfig.AutoRemove === true,
     ports: portsOf(info),
     volumes: info.Mounts.map((m) => `${m.Type === 'volume' ? m.Name : m.Source}:${m.Destination}`),
     env: envOf(info.Config.Env),
     labels: labelsOf(info.Config.Labels),
     pid: info.State.Pid,
   };
+}
+
+/** Set only when the image or the run names one; the type definitions leave it out. */
+function stopSignalOf(info: ContainerInspectInfo): string | null {
+  const signal = (info.Config as { StopSignal?: unknown }).StopSignal;
+  return typeof signal === 'string' && signal !== '' ? signal : null;
 }
 
 /** Images without labels report null, which the type definitions leave out. */

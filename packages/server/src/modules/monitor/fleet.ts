@@ -38,6 +38,11 @@ export interface FleetEventMap {
     name: string;
     /** The container after the event; null once it is gone. */
     container: ContainerSnapshot | null;
+    /**
+     * For a `kill`: the signal the engine sent, as it names it ('15', 'SIGTERM'); null for
+     * other actions. A user's stop or restart begins with the container's stop signal.
+     */
+    signal: string | null;
   };
   hostStatusChanged: { hostId: string; status: HostStatus; error: string | null };
   /** A stats pass over every host ended; the samples are in `containers()` and the API list. */

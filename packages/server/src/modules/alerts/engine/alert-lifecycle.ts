@@ -221,12 +221,21 @@ export class AlertLifecycle {
     return due.length;
   }
 
-  /** Resolves every unresolved alert the predicate picks, with one reason. */
-  async resolveWhere(pick: (row: AlertRow) => boolean, reason: string): Promise<number> {
+  /**
+   * Resolves every unresolved alert the predicate picks, with one reason. An alert whose rule
+   * `ruleOf` gives was resolved automatically: that rule's auto_resolve says whether its
+   * channels hear of it; without one (a host deleted) nobody is told.
+   */
+  async resolveWhere(
+    pick: (row: AlertRow) => boolean,
+    reason: string,
+    ruleOf: (row: AlertRow) => StoredRule | undefined = () => undefined,
+  ): Promise<number> {
     let n = 0;
     for (const row of this.unresolved().filter(pick)) {
+      const rule = ruleOf(row);
       try {
-        await this.resolve(row.id, reason, null);
+        await this.resolve(row.id, reason, rule === undefined ? null : { rule });
         n++;
       } catch (err) {
         this.deps.log.warn({ err, alert: row.id }, 'could not resolve an alert');

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { containerScopeId } from '@berth/contracts';
 import type { Fleet } from '../../monitor/index.js';
+import type { AlertRow } from '../alerts.store.js';
 import type { StoredRule } from '../rules.store.js';
 import type { AlertLifecycle, AlertScopeRef } from './alert-lifecycle.js';
 import { matchesContainer, matchesHost, type ContainerFacts, type HostFacts } from './selectors.js';
@@ -65,6 +66,19 @@ export function containerRules(
 /** Enabled host rules of a kind that watch this host. */
 export const hostRules = (ctx: EngineContext, kind: StoredRule['kind'], hostId: string) =>
   ctx.rulesOf(kind).filter((r) => r.scope === 'host' && matchesHost(r, ctx.host(hostId)));
+
+/**
+ * Resolves the picked unresolved alerts because their condition is over; each alert's rule,
+ * when it still exists, decides whether its channels hear the recovery (auto_resolve).
+ */
+export const autoResolve = (
+  ctx: EngineContext,
+  pick: (row: AlertRow) => boolean,
+  reason: string,
+): Promise<number> =>
+  ctx.lifecycle.resolveWhere(pick, reason, (row) =>
+    row.rule_id === null ? undefined : ctx.rule(row.rule_id),
+  );
 
 /** Logs a failed engine step instead of leaving a promise unhandled. */
 export const logFailure = (ctx: EngineContext, what: string) => (err: unknown) =>

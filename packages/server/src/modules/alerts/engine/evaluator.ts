@@ -4,9 +4,11 @@ import {
   type NotificationRequest,
   type AlertRuleKind,
 } from '@berth/contracts';
+import type { HostEvents } from '../../hosts/index.js';
 import type { StoredRule } from '../rules.store.js';
 import type { AlertRow } from '../alerts.store.js';
 import {
+  autoResolve,
   containerRules,
   containerScope,
   hostRules,
@@ -16,6 +18,7 @@ import {
 } from './engine-context.js';
 import { breaches, MetricWindow, type MetricTiming } from './metric-window.js';
 import type { AlertScopeRef } from './alert-lifecycle.js';
+import { OneShotClearing } from './one-shot-clearing.js';
 import type { HostFacts } from './selectors.js';
 import { StateKinds, type StateKindOptions } from './state-kinds.js';
 
@@ -29,8 +32,10 @@ export interface EvaluatorDeps extends Omit<
   EngineContext,
   'rulesOf' | 'rule' | 'host' | 'updating'
 > {
-  /** Hosts with their tags (for selectors), re-read on each stats pass. */
+  /** Hosts with their tags (for selectors), read once at start... */
   hostDirectory: () => Promise<HostFacts[]>;
+  /** ...and followed from then on as they are added, changed and removed. */
+  hostEvents: HostEvents;
   options?: StateKindOptions & { maintenanceMs?: number };
 }
 
@@ -72,12 +77,13 @@ const MIB = 1024 * 1024;
  */
 export class AlertEvaluator {
   private rules: StoredRule[] = [];
-  private hostsById = new Map<string, HostFacts>();
+  private readonly hostsById = new Map<string, HostFacts>();
   private readonly windows = new Map<string, Map<string, MetricWindow>>();
   private readonly updatingSet = new Set<string>();
   private readonly diskReadAt = new Map<string, number>();
   private readonly ctx: EngineContext;
   private readonly state: StateKinds;
+  private readonly oneShots: OneShotClearing;
   private readonly unsubscribe: (() => void)[] = [];
   private maintenanceTimer: ReturnType<typeof setInterval> | undefined;
   private passing = false;
@@ -91,15 +97,19 @@ export class AlertEvaluator {
       updating: (hostId, name) => this.updatingSet.has(containerScopeId(hostId, name)),
     };
     this.state = new StateKinds(this.ctx, deps.options);
+    this.oneShots = new OneShotClearing(this.ctx);
   }
 
   async start(rules: StoredRule[]): Promise<void> {
-    await this.refreshHosts();
+    // Following first, then reading: a host added meanwhile is in one or the other.
+    this.followHosts();
+    const read = await this.deps.hostDirectory();
+    for (const h of read) if (!this.hostsById.has(h.id)) this.hostsById.set(h.id, h);
     this.setRules(rules);
     const { fleet } = this.deps;
     this.unsubscribe.push(
       fleet.on('containerChanged', (ev) => this.state.onContainer(ev)),
-      fleet.on('hostStatusChanged', (ev) => this.state.onHostStatus(ev)),
+      fleet.on('hostStatusChanged', (ev) => this.state.hostDown.onHostStatus(ev)),
       fleet.on('statsSampled', () => {
         this.statsPass().catch(logFailure(this.ctx, 'stats pass'));
       }),
@@ -113,6 +123,7 @@ export class AlertEvaluator {
     for (const off of this.unsubscribe.splice(0)) off();
     clearInterval(this.maintenanceTimer);
     this.state.stop();
+    this.oneShots.stop();
     this.deps.fleet.demandStats(STATS_OWNER, false);
   }
 
@@ -126,6 +137,24 @@ export class AlertEvaluator {
       else for (const w of perScope.values()) w.retime(timingOf(rule));
     }
     this.deps.fleet.demandStats(STATS_OWNER, metric.length > 0);
+    this.state.hostDown.rulesChanged();
+    this.oneShots.trackAll();
+  }
+
+  /** Selectors read hosts as they are now: added, renamed, retagged or removed a moment ago. */
+  private followHosts(): void {
+    const { hostEvents } = this.deps;
+    this.unsubscribe.push(
+      hostEvents.on('hostAdded', ({ host }) => this.hostsById.set(host.id, host)),
+      hostEvents.on('hostChanged', ({ host }) => {
+        this.hostsById.set(host.id, host);
+        this.state.hostDown.hostChanged(host.id);
+      }),
+      hostEvents.on('hostRemoved', ({ host }) => {
+        this.hostsById.delete(host.id);
+        this.state.hostDown.hostRemoved(host.id);
+      }),
+    );
   }
 
   /** Health checks and updates raise and resolve through here. */
@@ -139,18 +168,16 @@ export class AlertEvaluator {
     };
     const scopeId = containerScopeId(s.hostId, s.containerName);
     if (!s.active) {
-      await this.ctx.lifecycle.resolveWhere(
-        (a) => a.kind === s.kind && a.scope_id === scopeId,
-        s.message,
-      );
+      await autoResolve(this.ctx, (a) => a.kind === s.kind && a.scope_id === scopeId, s.message);
       return;
     }
     for (const rule of containerRules(this.ctx, s.kind, facts)) {
       const scope = containerScope(this.ctx, s.hostId, s.containerName, info?.id ?? null);
-      await this.ctx.lifecycle.raise(
+      const row = await this.ctx.lifecycle.raise(
         { rule, scope, value: null, message: s.message, context: s.context ?? {} },
         'occurrence',
       );
+      this.oneShots.track(row);
     }
   }
 
@@ -176,10 +203,6 @@ export class AlertEvaluator {
     }
   }
 
-  private async refreshHosts(): Promise<void> {
-    this.hostsById = new Map((await this.deps.hostDirectory()).map((h) => [h.id, h]));
-  }
-
   /** One pass over the samples of every metric rule. */
   async statsPass(): Promise<void> {
     if (this.passing) return; // a slow pass is never stacked on another
@@ -187,7 +210,6 @@ export class AlertEvaluator {
     try {
       const metric = this.rules.filter((r) => r.enabled && r.metric !== null);
       if (metric.length === 0) return;
-      await this.refreshHosts();
       const touches: { row: AlertRow; value: number; message: string }[] = [];
       const sample = this.sampler(touches);
       if (metric.some((r) => r.scope === 'container')) this.containerPass(sample);

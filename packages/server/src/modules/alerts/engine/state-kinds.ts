@@ -2,14 +2,15 @@ import { containerScopeId } from '@berth/contracts';
 import type { FleetEventMap } from '../../monitor/index.js';
 import type { StoredRule } from '../rules.store.js';
 import {
+  autoResolve,
   containerRules,
   containerScope,
-  hostRules,
-  hostScope,
   logFailure,
   type EngineContext,
 } from './engine-context.js';
-import { clearlyUnasked, lookAgain } from './stop-intent.js';
+import { HostDown } from './host-down.js';
+import { dieIntent, statusNow, type DieIntent } from './stop-intent.js';
+import { Timers } from './timers.js';
 
 /**
  * How long after an ambiguous die a user's `stop` event may still arrive (the engine sends
@@ -20,9 +21,16 @@ const USER_STOP_GRACE_MS = 400;
 const STOP_BEFORE_DIE_MS = 2000;
 /** A die followed by a start within this long is a restart, when the rule sets no window. */
 const DEFAULT_RESTART_WINDOW_MS = 60_000;
+/**
+ * How long a should-run container that someone stopped may take to start again (a restart:
+ * the engine starts it once the stop is over) before it is "stopped but should be running".
+ */
+const RESTART_GRACE_MS = 5000;
 
 export interface StateKindOptions {
   userStopGraceMs?: number;
+  /** How long a should-run container someone stopped may take to start again (a restart). */
+  restartGraceMs?: number;
   /** How long a removed container's name may take to come back (a recreate) before its alerts resolve. */
   removalGraceMs?: number;
 }
@@ -31,24 +39,27 @@ const clearMs = (rule: StoredRule) => (rule.clear_duration_seconds ?? 0) * 1000;
 
 /**
  * The event-driven kinds: container_stopped, container_restart, container_unhealthy and
- * host_down, plus resolving the alerts of a container that went away. Each waits for the
- * rule's duration (the condition re-checked at the end) and clears after its clear duration.
+ * host_down (host-down.ts), plus resolving the alerts of a container that went away. Each
+ * waits for the rule's duration (the condition re-checked at the end) and clears after its
+ * clear duration.
  */
 export class StateKinds {
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly timers = new Timers();
+  readonly hostDown: HostDown;
   private readonly stopAt = new Map<string, number>();
   private readonly dieAt = new Map<string, number>();
-  /** `kill` events since the container last started (a user's stop sends one first). */
-  private readonly kills = new Map<string, number>();
+  /** The signals of the `kill` events since the container last started. */
+  private readonly kills = new Map<string, (string | null)[]>();
   private readonly restarts = new Map<string, number[]>();
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly options: StateKindOptions = {},
-  ) {}
+  ) {
+    this.hostDown = new HostDown(ctx, this.timers);
+  }
 
   stop(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
   }
 
@@ -60,14 +71,14 @@ export class StateKinds {
       : ev.action;
     switch (action) {
       case 'kill':
-        this.kills.set(key, (this.kills.get(key) ?? 0) + 1);
+        this.kills.set(key, [...(this.kills.get(key) ?? []), ev.signal]);
         return;
       case 'stop':
         this.stopAt.set(key, now);
         return;
       case 'die': {
         this.dieAt.set(key, now);
-        const kills = this.kills.get(key) ?? 0;
+        const kills = this.kills.get(key) ?? [];
         this.kills.delete(key);
         this.died(ev, now, kills).catch(logFailure(this.ctx, 'die'));
         return;
@@ -96,40 +107,68 @@ export class StateKinds {
   }
 
   /**
-   * Decides at once when the die clearly was not asked for (see stop-intent); otherwise
-   * waits the grace for a user's `stop` event. Containers no rule watches cost nothing.
+   * Decides at once when the kill events tell (see stop-intent), after one look at the engine
+   * for a lone SIGKILL, and otherwise after the grace a user's `stop` event may take.
+   * Containers no rule watches cost nothing.
    */
   private async died(
     ev: FleetEventMap['containerChanged'],
     diedAt: number,
-    kills: number,
+    kills: readonly (string | null)[],
   ): Promise<void> {
     const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
-    if (info === undefined || containerRules(this.ctx, 'container_stopped', info).length === 0)
-      return;
+    const dying = ev.container ?? this.ctx.fleet.containerByName(ev.hostId, ev.name);
+    if (info === undefined || dying === undefined) return;
+    if (containerRules(this.ctx, 'container_stopped', info).length === 0) return;
     const key = containerScopeId(ev.hostId, ev.name);
+    const intent = dieIntent(kills, dying);
+    if (intent === 'asked' || intent === 'unasked') {
+      this.stopped(ev, diedAt, intent);
+      return;
+    }
     const grace = this.options.userStopGraceMs ?? USER_STOP_GRACE_MS;
-    // The grace starts now, so a slow inspect below never makes an ambiguous die wait longer.
-    this.later(`die|${key}`, grace, () => this.stopped(ev, diedAt));
-    const look = await lookAgain(this.ctx.fleet, ev.hostId, ev.container?.fullId ?? ev.containerId);
-    if (look === null || !clearlyUnasked(kills, info, look)) return;
-    if (!this.timers.has(`die|${key}`) || this.dieAt.get(key) !== diedAt) return; // decided already
-    this.cancel(`die|${key}`);
-    this.stopped(ev, diedAt);
+    if (intent === 'unsure') {
+      this.timers.later(`die|${key}`, grace, () => this.stopped(ev, diedAt, 'unsure'));
+      return;
+    }
+    // A lone SIGKILL: a `docker kill`, unless the engine is removing the container (`rm -f`).
+    const status = await statusNow(this.ctx.fleet, ev.hostId, dying.fullId);
+    if (this.dieAt.get(key) !== diedAt) return; // it started and died again meanwhile
+    if (status === 'exited') this.stopped(ev, diedAt, 'unasked');
+    else if (status === null)
+      this.timers.later(`die|${key}`, grace, () => this.stopped(ev, diedAt, 'unsure'));
   }
 
-  /** A die nobody asked for (no `stop` around it), or any stop of a should-run container. */
-  private stopped(ev: FleetEventMap['containerChanged'], diedAt: number): void {
+  /**
+   * What a die means once its intent is known (an unsure one: a `stop` event around it says
+   * someone asked). A crash or kill is "stopped unexpectedly"; an exit 0 nobody asked for is
+   * a job that finished, news only for a should-run container; a stop or restart someone
+   * asked for is news only for a should-run container that has not started again after the
+   * restart grace.
+   */
+  private stopped(ev: FleetEventMap['containerChanged'], diedAt: number, intent: DieIntent): void {
     const key = containerScopeId(ev.hostId, ev.name);
     const stop = this.stopAt.get(key);
-    const askedFor = stop !== undefined && stop >= diedAt - STOP_BEFORE_DIE_MS;
+    const askedFor =
+      intent === 'asked' ||
+      (intent === 'unsure' && stop !== undefined && stop >= diedAt - STOP_BEFORE_DIE_MS);
     const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
     if (info === undefined || info.state === 'running') return;
-    if (askedFor && info.desired_state !== 'should_run') return;
-    const how = askedFor ? 'was stopped but should be running' : 'stopped unexpectedly';
-    const message = `Container ${ev.name} ${how} (exit code ${info.exit_code ?? 'unknown'})`;
+    const shouldRun = info.desired_state === 'should_run';
+    const finished = !askedFor && info.exit_code === 0;
+    if ((askedFor || finished) && !shouldRun) return;
+    const code = `(exit code ${info.exit_code ?? 'unknown'})`;
+    const message = askedFor
+      ? `Container ${ev.name} was stopped but should be running ${code}`
+      : finished
+        ? `Container ${ev.name} exited but should be running ${code}`
+        : `Container ${ev.name} stopped unexpectedly ${code}`;
     for (const rule of containerRules(this.ctx, 'container_stopped', info)) {
-      this.afterDuration(rule, `stopped|${key}`, () => {
+      const waitMs = Math.max(
+        rule.duration_seconds * 1000,
+        askedFor ? (this.options.restartGraceMs ?? RESTART_GRACE_MS) : 0,
+      );
+      this.afterMs(`stopped|${key}|${rule.id}`, waitMs, () => {
         const now = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
         if (now === undefined || now.state === 'running') return;
         this.raise(rule, ev.hostId, ev.name, ev.containerId, message, {
@@ -142,7 +181,7 @@ export class StateKinds {
   }
 
   private started(ev: FleetEventMap['containerChanged'], key: string, now: number): void {
-    this.cancel(`stopped|${key}`);
+    this.timers.cancelPrefixed(`stopped|${key}|`);
     this.clearKind(
       'container_stopped',
       ev.hostId,
@@ -173,7 +212,7 @@ export class StateKinds {
         { restart_count: times.length },
         times.length,
       );
-      this.later(`restart-clear|${rule.id}|${key}`, Math.max(clearMs(rule), 1000), () => {
+      this.timers.later(`restart-clear|${rule.id}|${key}`, Math.max(clearMs(rule), 1000), () => {
         const last = this.restarts.get(`${rule.id}|${key}`)?.at(-1) ?? 0;
         if (this.ctx.now() - last < clearMs(rule)) return;
         this.resolveOpen(rule, containerScopeId(ev.hostId, ev.name), 'No further restarts');
@@ -185,7 +224,7 @@ export class StateKinds {
     const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
     if (info === undefined) return;
     const key = containerScopeId(ev.hostId, ev.name);
-    this.cancel(`clear|container_unhealthy|${key}`);
+    this.timers.cancel(`clear|container_unhealthy|${key}`);
     for (const rule of containerRules(this.ctx, 'container_unhealthy', info)) {
       this.afterDuration(rule, `unhealthy|${rule.id}|${key}`, () => {
         if (this.ctx.fleet.containerInfo(ev.hostId, ev.name)?.health !== 'unhealthy') return;
@@ -204,39 +243,15 @@ export class StateKinds {
     }
   }
 
-  /** Offline for the rule's duration raises; back online resolves at once. */
-  onHostStatus(ev: FleetEventMap['hostStatusChanged']): void {
-    if (ev.status !== 'offline') {
-      for (const rule of this.ctx.rulesOf('host_down')) this.cancel(`down|${rule.id}|${ev.hostId}`);
-      this.ctx.lifecycle
-        .resolveWhere(
-          (a) => a.kind === 'host_down' && a.scope_id === ev.hostId,
-          'Host is back online',
-        )
-        .catch(logFailure(this.ctx, 'host_down resolve'));
-      return;
-    }
-    for (const rule of hostRules(this.ctx, 'host_down', ev.hostId)) {
-      this.afterDuration(rule, `down|${rule.id}|${ev.hostId}`, () => {
-        if (this.ctx.fleet.host(ev.hostId)?.status !== 'offline') return;
-        const scope = hostScope(this.ctx, ev.hostId);
-        const message = `Host ${scope.hostName ?? ev.hostId} is offline: ${ev.error ?? 'no answer'}`;
-        this.ctx.lifecycle
-          .raise({ rule, scope, value: null, message, context: { error: ev.error } }, 'ongoing')
-          .catch(logFailure(this.ctx, 'host_down raise'));
-      });
-    }
-  }
-
   /** After the grace, a name that did not come back (no recreate) resolves its alerts. */
   removed(hostId: string, name: string): void {
     const scopeId = containerScopeId(hostId, name);
-    this.later(`removed|${scopeId}`, this.options.removalGraceMs ?? 10_000, () => {
+    this.timers.later(`removed|${scopeId}`, this.options.removalGraceMs ?? 10_000, () => {
       if (this.ctx.fleet.host(hostId)?.status === 'offline') return;
       if (this.ctx.fleet.containerByName(hostId, name) !== undefined) return;
-      this.ctx.lifecycle
-        .resolveWhere((a) => a.scope_id === scopeId, 'Container removed')
-        .catch(logFailure(this.ctx, 'removed-container resolve'));
+      autoResolve(this.ctx, (a) => a.scope_id === scopeId, 'Container removed').catch(
+        logFailure(this.ctx, 'removed-container resolve'),
+      );
     });
   }
 
@@ -268,7 +283,7 @@ export class StateKinds {
       if (alert.kind !== kind || alert.scope_id !== scopeId || alert.rule_id === null) continue;
       const rule = this.ctx.rule(alert.rule_id);
       const delay = rule === undefined ? 0 : clearMs(rule);
-      this.later(`clear|${kind}|${alert.id}`, delay, () => {
+      this.timers.later(`clear|${kind}|${alert.id}`, delay, () => {
         if (!stillGood()) return;
         this.resolveOpen(rule, scopeId, reason, alert.id);
       });
@@ -285,24 +300,11 @@ export class StateKinds {
   }
 
   private afterDuration(rule: StoredRule, key: string, fn: () => void): void {
-    if (rule.duration_seconds <= 0) fn();
-    else this.later(key, rule.duration_seconds * 1000, fn);
+    this.afterMs(key, rule.duration_seconds * 1000, fn);
   }
 
-  private later(key: string, ms: number, fn: () => void): void {
-    this.cancel(key);
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        fn();
-      }, ms),
-    );
-  }
-
-  private cancel(key: string): void {
-    const t = this.timers.get(key);
-    if (t !== undefined) clearTimeout(t);
-    this.timers.delete(key);
+  private afterMs(key: string, ms: number, fn: () => void): void {
+    if (ms <= 0) fn();
+    else this.timers.later(key, ms, fn);
   }
 }

@@ -1,40 +1,66 @@
-import type { Container } from '@berth/contracts';
 import { describe, expect, it } from 'vitest';
-import { clearlyUnasked, type FreshLook } from './stop-intent.js';
+import { dieIntent, signalNumber, type DyingContainer } from './stop-intent.js';
 
-// The cases a die can come from, with the kill events and exit code each leaves; only the
-// ones no user's stop can produce are decided at once (the rest wait for a `stop` event).
-const info = (exit_code: number | null, restart_policy: string | null = 'no') =>
-  ({ exit_code, restart_policy }) as Container;
-const exited: FreshLook = { status: 'exited', autoRemove: false, stopSignal: null };
+// The ways a container ends, with the kill events (their signals) and exit code each leaves.
+const c = (exitCode: number | null, more: Partial<DyingContainer> = {}): DyingContainer => ({
+  exitCode,
+  restartPolicy: 'no',
+  stopSignal: null,
+  autoRemove: false,
+  ...more,
+});
 
-describe('a die decided without waiting for a stop event', () => {
-  it('a crash or an exit of its own (no kill before) and a docker kill (one SIGKILL) are clear', () => {
-    expect(clearlyUnasked(0, info(1), exited)).toBe(true);
-    expect(clearlyUnasked(0, info(0), exited)).toBe(true);
-    expect(clearlyUnasked(0, info(137), exited)).toBe(true); // the OOM killer
-    expect(clearlyUnasked(1, info(137), exited)).toBe(true);
+describe('why a container died, from its kill events', () => {
+  it('a crash, an exit of its own and the OOM killer (no kill before) were not asked for', () => {
+    expect(dieIntent([], c(1))).toBe('unasked');
+    expect(dieIntent([], c(0))).toBe('unasked');
+    expect(dieIntent([], c(137))).toBe('unasked');
+    expect(dieIntent([], c(1, { restartPolicy: null }))).toBe('unasked');
   });
 
-  it('what a user stop may look like waits: a graceful stop, a stop that timed out, a kill -s TERM', () => {
-    expect(clearlyUnasked(1, info(0), exited)).toBe(false);
-    expect(clearlyUnasked(1, info(143), exited)).toBe(false);
-    expect(clearlyUnasked(2, info(137), exited)).toBe(false);
+  it('one SIGKILL alone is a docker kill, unless the engine is removing the container', () => {
+    expect(dieIntent(['9'], c(137))).toBe('killed');
+    expect(dieIntent(['SIGKILL'], c(137, { stopSignal: 'SIGTERM' }))).toBe('killed');
   });
 
-  it('a container whose own stop signal is SIGKILL waits, in every spelling', () => {
+  it('a stop or restart begins with the stop signal: graceful, or SIGKILLed after the timeout', () => {
+    expect(dieIntent(['15'], c(0))).toBe('asked');
+    expect(dieIntent(['15'], c(143))).toBe('asked');
+    // An image that ignores SIGTERM (busybox httpd as PID 1): killed when the timeout ends.
+    expect(dieIntent(['15', '9'], c(137))).toBe('asked');
+    expect(dieIntent(['3', '9'], c(137, { stopSignal: 'SIGQUIT' }))).toBe('asked');
+    expect(dieIntent(['SIGINT'], c(130, { stopSignal: 'INT' }))).toBe('asked');
+  });
+
+  it('asked for is asked for, whatever restarts or removes the container afterwards', () => {
+    expect(dieIntent(['15', '9'], c(137, { restartPolicy: 'always' }))).toBe('asked');
+    expect(dieIntent(['15'], c(0, { autoRemove: true }))).toBe('asked');
+  });
+
+  it('a container whose own stop signal is SIGKILL waits for its stop event, in every spelling', () => {
     for (const stopSignal of ['SIGKILL', 'KILL', '9', 'sigkill'])
-      expect(clearlyUnasked(1, info(137), { ...exited, stopSignal })).toBe(false);
-    expect(clearlyUnasked(1, info(137), { ...exited, stopSignal: 'SIGTERM' })).toBe(true);
+      expect(dieIntent(['9'], c(137, { stopSignal }))).toBe('unsure');
   });
 
-  it('a removal (rm -f, --rm) and a container the engine restarts itself wait', () => {
-    expect(clearlyUnasked(1, info(137), { ...exited, status: 'removing' })).toBe(false);
-    expect(clearlyUnasked(1, info(137), { ...exited, status: 'dead' })).toBe(false);
-    expect(clearlyUnasked(0, info(1), { ...exited, autoRemove: true })).toBe(false);
-    expect(clearlyUnasked(0, info(1), { ...exited, status: 'running' })).toBe(false);
-    expect(clearlyUnasked(1, info(137, 'always'), exited)).toBe(false);
-    expect(clearlyUnasked(0, info(1, 'on-failure'), exited)).toBe(false);
-    expect(clearlyUnasked(0, info(1, null), exited)).toBe(true);
+  it('another signal first (docker kill -s, docker stop --signal) waits for a stop event', () => {
+    expect(dieIntent(['2'], c(130))).toBe('unsure');
+    expect(dieIntent(['9', '9'], c(137))).toBe('unsure');
+  });
+
+  it('a container the engine restarts or removes itself waits', () => {
+    expect(dieIntent([], c(1, { autoRemove: true }))).toBe('unsure');
+    expect(dieIntent(['9'], c(137, { restartPolicy: 'always' }))).toBe('unsure');
+    expect(dieIntent([], c(1, { restartPolicy: 'on-failure' }))).toBe('unsure');
+  });
+});
+
+describe('signalNumber', () => {
+  it('reads numbers and names with or without SIG, in any case', () => {
+    expect(['15', 'TERM', 'SIGTERM', 'sigterm', ' 15 '].map(signalNumber)).toEqual([
+      15, 15, 15, 15, 15,
+    ]);
+    expect(signalNumber('SIGKILL')).toBe(9);
+    expect(signalNumber(null)).toBeNull();
+    expect(signalNumber('NOPE')).toBeNull();
   });
 });
