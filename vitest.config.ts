@@ -13,6 +13,8 @@ const serverExclusive = [
   'packages/server/src/modules/monitor/live-deltas.engines.test.ts',
   'packages/server/src/modules/alerts/alerts.engines.test.ts',
   'packages/server/src/modules/alerts/alerts.kinds.engines.test.ts',
+  'packages/server/src/modules/alerts/alerts.hosts.engines.test.ts',
+  'packages/server/src/modules/alerts/alerts.matrix.engines.test.ts',
   'packages/server/src/modules/notifications/notifications.engines.test.ts',
   'packages/server/src/modules/events/events.search.test.ts',
   'packages/server/src/docker/engine-limits.test.ts',
