@@ -87,7 +87,7 @@ export async function pullImage(
       },
     );
   });
-  onLayers(progress.snapshot());
+  onLayers(progress.finished());
 }
 
 /**

@@ -102,4 +102,26 @@ export class PullProgress {
       speed_mbps: this.speed,
     };
   }
+
+  /**
+   * The figures once the pull has ended: 100 %, every layer done, and a summary that says
+   * so. A pull of an image the engine already holds lists no layer at all.
+   */
+  finished(): LayerProgress {
+    const last = this.snapshot();
+    const present = last.layers.filter((l) => l.status === 'Already exists').length;
+    const n = last.total_layers;
+    const layers = `${n} layer${n === 1 ? '' : 's'}`;
+    const summary =
+      n === 0
+        ? 'Pull complete (image already present)'
+        : `Pull complete (${layers}${present > 0 ? `, ${present} already present` : ''})`;
+    return {
+      ...last,
+      overall_progress: 100,
+      layers: last.layers.map((l) => ({ ...l, percent: 100 })),
+      remaining_layers: 0,
+      summary,
+    };
+  }
 }

@@ -16,6 +16,13 @@ export function layerColour(status: string): string {
 export type Stage = LiveMessageOf<'container_update_progress'>['data'];
 export type Layers = LiveMessageOf<'container_update_layer_progress'>['data'];
 
+/**
+ * The pull's figures while the update pulls; after it, only its final ones (100 %). A line
+ * from the middle of the pull ("Starting pull...") must not stay up through the later stages.
+ */
+export const pullLine = (stage: Stage, layers: Layers | null): Layers | null =>
+  layers !== null && (stage.stage === 'pulling' || layers.overall_progress >= 100) ? layers : null;
+
 /** An update's live progress: stage, bar, and the first layers (spec 2 §2.4). */
 export function ProgressPanel({
   stage,
@@ -28,7 +35,8 @@ export function ProgressPanel({
   open: boolean;
   onToggle: () => void;
 }) {
-  const list = layers?.layers ?? [];
+  const pull = pullLine(stage, layers);
+  const list = pull?.layers ?? [];
   return (
     <section
       data-testid="update-progress"
@@ -44,11 +52,16 @@ export function ProgressPanel({
           style={{ width: `${Math.min(100, stage.progress)}%` }}
         />
       </div>
-      {layers !== null && (
+      {pull !== null && (
         <div className="mt-3 text-xs">
-          <button type="button" className="text-slate-300 underline" onClick={onToggle}>
-            {layers.summary}
-            {layers.speed_mbps !== null && ` · ${layers.speed_mbps} MB/s`}
+          <button
+            type="button"
+            className="text-slate-300 underline"
+            onClick={onToggle}
+            data-testid="update-progress-detail"
+          >
+            {pull.summary}
+            {pull.speed_mbps !== null && ` · ${pull.speed_mbps} MB/s`}
           </button>
           {open && (
             <ul className="mt-2 space-y-0.5 font-mono" data-testid="layer-list">
