@@ -46,14 +46,17 @@ test('the Updates tab checks, changes settings and applies an update with live p
   const dialog = page.getByRole('dialog', { name: `${name} (edge)` });
   await dialog.getByRole('tab', { name: 'Updates' }).click();
   const tab = dialog.getByTestId('updates-tab');
-  await expect(tab.getByTestId('update-banner')).toContainText('Up to Date');
-  await expect(tab.getByTestId('last-checked')).toHaveText('Not Checked');
+  // Before the first check the banner claims nothing: not checked, not up to date.
+  await expect(tab.getByTestId('update-banner')).toHaveText(/^Not Checked\s*Check Now$/);
+  await expect(tab.getByTestId('last-checked')).toHaveCount(0);
   await expect(tab.getByTestId('current-image')).toContainText(`${repo}:1.0.0`);
   await expect(tab.getByRole('button', { name: 'Update Now' })).toHaveCount(0);
   await expect(tab.getByText('About Container Updates')).toBeVisible();
 
   await tab.getByRole('button', { name: 'Check Now' }).click();
   await expect(page.getByText('Update check complete')).toBeVisible();
+  await expect(tab.getByTestId('update-banner')).toContainText('Up to Date');
+  await expect(tab.getByTestId('update-banner')).not.toContainText('Not Checked');
   await expect(tab.getByTestId('last-checked')).toContainText('Last checked');
   await tab.getByRole('button', { name: 'Check Now' }).click();
   await expect(page.getByText(/Please wait \d second\(s\) before checking again/)).toBeVisible();
@@ -95,6 +98,7 @@ test('the Updates tab checks, changes settings and applies an update with live p
   // Both the final stage and the toast are brief (the panel clears 3 s after completion), too
   // brief for polling on a loaded machine: record what they show, then assert on the record.
   const stages = await recordTexts(page, '[data-testid="update-progress-message"]');
+  const panels = await recordTexts(page, '[data-testid="update-progress"]');
   const toasts = await recordTexts(page, '[data-sonner-toast]');
   await force.getByRole('button', { name: 'Update Anyway' }).click();
   await expect(tab.getByTestId('update-progress')).toBeVisible();
@@ -109,6 +113,16 @@ test('the Updates tab checks, changes settings and applies an update with live p
   await expect
     .poll(toasts)
     .toContainEqual(expect.stringContaining('Container updated successfully'));
+  // The detail line follows the stages: the pull's own line ends with how the pull ended
+  // (the engine held the pushed image), never "Starting pull..." beside a later stage.
+  const shown = await panels();
+  expect(shown).toContainEqual(
+    expect.stringMatching(/^Creating new container.*Pull complete \(image already present\)$/),
+  );
+  const later = shown.filter(
+    (p) => !p.startsWith('Pulling image') && !p.startsWith('Initializing'),
+  );
+  expect(later.filter((p) => p.includes('Starting pull...'))).toEqual([]);
   await expect(tab.getByTestId('update-progress')).toHaveCount(0, { timeout: 6000 });
   await expect(tab.getByTestId('update-banner')).toContainText('Up to Date');
   await expect(tab.getByTestId('current-image')).toContainText(`${repo}:1.0.1`);

@@ -1,4 +1,4 @@
-import type { Container, ExecuteUpdateResponse } from '@berth/contracts';
+import type { Container, ExecuteUpdateResponse, UpdateStatus } from '@berth/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -21,6 +21,22 @@ import {
 import { ImagePanel, LinkRow } from './updates-panels';
 import { ProgressPanel, type Layers, type Stage } from './updates-progress';
 import { UpdateSettings } from './updates-settings';
+
+/**
+ * What the banner says: before the first check there is nothing to claim, so it says only
+ * that ('Up to Date' would be a guess).
+ */
+const bannerOf = (s: UpdateStatus) =>
+  s.update_available
+    ? 'Update Available'
+    : s.last_checked_at === null
+      ? 'Not Checked'
+      : 'Up to Date';
+const BANNER_TONE = {
+  'Update Available': 'border-amber-700 bg-amber-950/40',
+  'Up to Date': 'border-emerald-800 bg-emerald-950/30',
+  'Not Checked': 'border-slate-700 bg-slate-900/40',
+} as const;
 
 const CHECK_COOLDOWN_MS = 5000;
 const CLEAR_AFTER_MS = 3000;
@@ -129,6 +145,7 @@ export function UpdatesTab({ container: c }: { container: Container }) {
       </div>
     );
 
+  const banner = bannerOf(status);
   const v = status.validation_info;
   const composeSkipped = status.is_compose_container && status.skip_compose_enabled;
   const wontRun = status.auto_update_enabled && (composeSkipped || v !== null);
@@ -139,25 +156,23 @@ export function UpdatesTab({ container: c }: { container: Container }) {
         data-testid="update-banner"
         className={cn(
           'flex flex-wrap items-center gap-3 rounded-lg border p-4',
-          status.update_available
-            ? 'border-amber-700 bg-amber-950/40'
-            : 'border-emerald-800 bg-emerald-950/30',
+          BANNER_TONE[banner],
         )}
       >
-        {status.update_available ? (
+        {banner === 'Update Available' ? (
           <AlertTriangle className="h-5 w-5 text-amber-400" aria-hidden />
-        ) : (
+        ) : banner === 'Up to Date' ? (
           <CheckCircle2 className="h-5 w-5 text-emerald-400" aria-hidden />
+        ) : (
+          <Info className="h-5 w-5 text-slate-400" aria-hidden />
         )}
         <div>
-          <p className="font-semibold text-slate-100">
-            {status.update_available ? 'Update Available' : 'Up to Date'}
-          </p>
-          <p className="text-xs text-slate-400" data-testid="last-checked">
-            {status.last_checked_at === null
-              ? 'Not Checked'
-              : `Last checked: ${formatTime(status.last_checked_at)}`}
-          </p>
+          <p className="font-semibold text-slate-100">{banner}</p>
+          {status.last_checked_at !== null && (
+            <p className="text-xs text-slate-400" data-testid="last-checked">
+              Last checked: {formatTime(status.last_checked_at)}
+            </p>
+          )}
           {status.last_error !== null && (
             <p className="text-xs text-amber-300" data-testid="check-error">
               {status.last_error}
