@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { ExecuteUpdateResponse, Host, LiveMessage } from '@berth/contracts';
+import type { ExecuteUpdateResponse, Host, LiveMessage, UpdateStatus } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
 import { listedContainer, pushTagged } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 
-// The live progress of real updates on the rig's plain engine: the pull's last layer message
-// says how the pull ended, before the later stages, whether the engine already held the image
-// or fetched it from the rig registry.
+// A container on a two-part tag (`:1.0`) on the rig's plain engine, the rig registry offering
+// three-part ones: each tracking mode finds its tag, the missing part reading as 0. Then real
+// updates' live progress: the pull's last layer message says how the pull ended, before the
+// later stages, whether the engine already held the image or fetched it from the registry.
 const engine = rigEngine('plain');
-const repo = `${readRig().registry}/berth-test/progress-${randomBytes(3).toString('hex')}`;
+const repo = `${readRig().registry}/berth-test/short-${randomBytes(3).toString('hex')}`;
 const name = `berth-progress-${randomBytes(3).toString('hex')}`;
-const TAGS = ['1.0.0', '1.0.1', '1.0.2'];
+const TAGS = ['1.0', '1.0.1', '1.1.0', '1.0.2'];
 const cli = (...args: string[]) => dockerCli(engine, args);
 const IDLE = "trap 'exit 0' TERM; while :; do sleep 1; done";
 const live: LiveMessage[] = [];
@@ -21,8 +22,8 @@ let api: ReturnType<typeof apiClient>;
 let host: Host;
 
 beforeAll(async () => {
-  for (const tag of ['1.0.0', '1.0.1']) await pushTagged(cli, repo, tag);
-  cli('run', '-d', '--name', name, `${repo}:1.0.0`, 'sh', '-c', IDLE);
+  for (const tag of ['1.0', '1.0.1', '1.1.0']) await pushTagged(cli, repo, tag);
+  cli('run', '-d', '--name', name, `${repo}:1.0`, 'sh', '-c', IDLE);
   t = await buildTestApp();
   api = apiClient(t.app, await signedInCookie(t.app));
   host = (await api.post<Host>('/hosts', { name: 'rig-plain', url: engine.url, tags: [] })).body;
@@ -44,6 +45,18 @@ afterAll(async () => {
   await t.close();
 }, 60_000);
 
+/** Sets the container's tracking mode and checks it; answers the status. */
+async function check(mode: UpdateStatus['floating_tag_mode']): Promise<UpdateStatus> {
+  const c = await listedContainer(api, host.id, name);
+  const base = `/hosts/${c.host_id}/containers/${c.id}`;
+  expect((await api.put(`${base}/auto-update-config`, { floating_tag_mode: mode })).status).toBe(
+    200,
+  );
+  const res = await api.post<UpdateStatus>(`${base}/check-update`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
 interface Seen {
   stage: string;
   summary: string | null;
@@ -51,12 +64,9 @@ interface Seen {
 
 /** Updates the container (patch mode) and answers the live progress it caused, in order. */
 async function update(): Promise<Seen[]> {
+  expect(await check('patch')).toMatchObject({ update_available: true });
   const c = await listedContainer(api, host.id, name);
   const base = `/hosts/${c.host_id}/containers/${c.id}`;
-  await api.put(`${base}/auto-update-config`, { floating_tag_mode: 'patch' });
-  expect(
-    (await api.post<{ update_available: boolean }>(`${base}/check-update`)).body,
-  ).toMatchObject({ update_available: true });
   live.length = 0;
   const res = await api.post<ExecuteUpdateResponse>(`${base}/execute-update`);
   expect(res.body.status).toBe('success');
@@ -77,6 +87,25 @@ function split(seen: Seen[]) {
     after: seen.slice(lastLayer + 1).map((s) => s.stage),
   };
 }
+
+describe('update checks on a two-part tag', { timeout: 120_000 }, () => {
+  it('1.0 is offered 1.0.1 in patch mode and 1.1.0 in minor and latest', async () => {
+    expect(await check('exact')).toMatchObject({ update_available: false });
+    expect(await check('patch')).toMatchObject({
+      update_available: true,
+      current_image: `${repo}:1.0`,
+      latest_image: `${repo}:1.0.1`,
+    });
+    expect(await check('minor')).toMatchObject({
+      update_available: true,
+      latest_image: `${repo}:1.1.0`,
+    });
+    expect(await check('latest')).toMatchObject({
+      update_available: true,
+      latest_image: `${repo}:1.1.0`,
+    });
+  });
+});
 
 describe('update progress on a real engine', { timeout: 120_000 }, () => {
   it('an image the engine holds: the pull ends "Pull complete", then the stages follow', async () => {
