@@ -21,7 +21,7 @@ import { alertRulesRoutes } from './rules.routes.js';
 /** Both spellings (with and without the trailing slash) answer, as the UI uses both. */
 const both = (url: string) => [url, `${url}/`];
 
-/** The alert calls of spec 3 §7: list, stats, detail, annotations, resolve, snooze, unsnooze. */
+/** The alert calls: list, stats, detail, annotations, resolve, snooze, unsnooze. */
 export function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { alerts } = opts;

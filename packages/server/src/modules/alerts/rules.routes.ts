@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AlertsService } from './alerts.service.js';
 
-/** The rule calls of spec 3 §7; a bad field is a 400 naming it. */
+/** The rule calls: list, create, update, toggle, delete; a bad field is a 400 naming it. */
 export function alertRulesRoutes(app: FastifyInstance, opts: { alerts: AlertsService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const rules = () => opts.alerts.rules;

@@ -72,7 +72,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('batch jobs (spec 2 §2.3, §7)', { timeout: 90_000 }, () => {
+describe('batch jobs', { timeout: 90_000 }, () => {
   it('restarts containers on two hosts, counting every item, live and stored', async () => {
     const keys = [...(await start('plain', 3)), ...(await start('tls', 3))];
     const before = new Map(

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { sessionOf } from '../auth/index.js';
 import type { BatchService } from './batch.service.js';
 
-/** POST /batch and GET /batch/{jobId} (spec 2 §7). */
+/** POST /batch and GET /batch/{jobId}. */
 export function batchRoutes(app: FastifyInstance, opts: { batch: BatchService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(

@@ -64,7 +64,7 @@ function summarise(job: BatchJobRow, items: BatchItem[]): BatchJobSummary {
 }
 
 /**
- * Runs bulk container actions in the background (spec 2 §2.3): every item reports queued,
+ * Runs bulk container actions in the background: every item reports queued,
  * running, then completed, skipped or failed with a message; one failure never stops the
  * others. Jobs and items are stored, so a reloaded browser finds them.
  */

@@ -44,7 +44,7 @@ afterAll(async () => {
 
 const path = (suffix: string, c = id) => `/hosts/${host.id}/containers/${c}/${suffix}`;
 
-describe('container tags, auto-restart and desired state (spec 2 §7)', () => {
+describe('container tags, auto-restart and desired state', () => {
   it('adds and removes tags, keeps the derived compose tag, and records who did it', async () => {
     const added = await api.patch<{ tags: string[] }>(path('tags'), {
       tags_to_add: [' Web ', 'eu.west', 'tier:1'],

@@ -62,7 +62,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('auto-restart (spec 2 §4)', { timeout: 60_000 }, () => {
+describe('auto-restart', { timeout: 60_000 }, () => {
   it('brings back a container killed with docker kill after retry_delay, and says so', async () => {
     const { name, id } = await guarded("trap 'exit 0' TERM; while :; do sleep 1; done");
     const killedAt = Date.now();

@@ -27,7 +27,7 @@ export interface AutoRestartDeps {
 }
 
 /**
- * Restarts containers with auto-restart on when they die (spec 2 §4): after retry_delay,
+ * Restarts containers with auto-restart on when they die: after retry_delay,
  * up to max_retries times per episode. A stop by a user (Berth or the CLI) emits a `stop`
  * event after the `die`, which cancels the pending restart; a `docker kill` or a crash
  * does not, so those come back.

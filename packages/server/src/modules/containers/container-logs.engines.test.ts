@@ -51,7 +51,7 @@ const logsOf = async (name: string, query = '') => {
   return api.get<ContainerLogsResponse>(`/hosts/${host.id}/containers/${id}/logs${query}`);
 };
 
-describe('container logs (spec 2 §7)', () => {
+describe('container logs', () => {
   it('separates stdout and stderr with timestamps over mTLS, and bounds the tail', async () => {
     const image = readRig().images.busybox;
     const name = run([

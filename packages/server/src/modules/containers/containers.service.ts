@@ -70,7 +70,7 @@ export class ContainersService {
     return this.fleet.containersJson(hostId);
   }
 
-  /** Auto-update settings of every listed container, by composite key (spec 2 §7). */
+  /** Auto-update settings of every listed container, by composite key. */
   autoUpdateConfigs(): AutoUpdateConfigs {
     return Object.fromEntries(
       this.fleet

@@ -11,7 +11,7 @@ import type { EventsService } from './events.service.js';
 
 const allTime = (overrides: Partial<EventQuery>): EventQuery => eventQuerySchema.parse(overrides);
 
-/** The event log calls of spec 3 §7. */
+/** The event log calls: the filtered page, a host's events and a container's events. */
 export function eventsRoutes(app: FastifyInstance, opts: { events: EventsService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.get(

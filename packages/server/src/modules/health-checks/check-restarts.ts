@@ -33,7 +33,7 @@ export interface RestartDeps {
 }
 
 /**
- * Restarts of unhealthy containers (spec 2 §4): after the check's retry delay, within its
+ * Restarts of unhealthy containers: after the check's retry delay, within its
  * episode cap and the safety window, never for a container a user stopped nor while it is
  * being updated; what is refused or fails is written to the event log once.
  */

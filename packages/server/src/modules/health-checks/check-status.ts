@@ -3,7 +3,7 @@ import type { EventInput } from '../events/index.js';
 import type { HealthCheckRow, HealthStatusColumns } from './health-checks.store.js';
 import type { ProbeResult } from './http-probe.js';
 
-// The status policy of a check (spec 2 §4): how results move the status, and what a change
+// The status policy of a check: how results move the status, and what a change
 // of status says in the event log. The checker decides when; this file decides what.
 
 export function statusOf(row: HealthStatusColumns): HealthStatusColumns {

@@ -134,7 +134,7 @@ const targetOf = (r: HealthCheckRow) => ({
   headers: {},
 });
 
-describe('RestartGuard (spec 2 §4)', () => {
+describe('RestartGuard', () => {
   it('allows max restarts per episode and at most N in any window, with an injected clock', () => {
     let now = 0;
     const g = new RestartGuard({ windowMs: 600_000, max: 12 }, () => now);

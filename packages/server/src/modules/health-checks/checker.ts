@@ -32,7 +32,7 @@ export interface CheckerOptions {
   tickMs?: number;
   /** Status counters are written in one transaction this often (transitions at once). */
   flushMs?: number;
-  /** Restarts per container per window (spec 2 §4: 12 in 10 minutes). */
+  /** Restarts per container per window (12 in 10 minutes). */
   restartWindow?: RestartWindow;
   now?: () => number;
   random?: () => number;
@@ -66,7 +66,7 @@ const TICK_MS = 100;
 const JITTER = 0.05;
 
 /**
- * Runs every enabled HTTP health check at its interval from Berth's own process (spec 2 §4):
+ * Runs every enabled HTTP health check at its interval from Berth's own process:
  * first runs spread over one interval, each later run jittered, a bounded number in flight
  * (check-runner.ts). Keeps the status in memory (counters written in batches, transitions at
  * once; the policy in check-status.ts), writes an event and a live message on every
@@ -314,7 +314,7 @@ export class HealthChecker {
     return this.runner.runOnce(hostId, c, target, onResolved);
   }
 
-  /** Counts a result and moves the status per spec 2 §4. */
+  /** Counts a result; enough passes or failures in a row move the status. */
   async record(e: Entry, result: ProbeResult): Promise<void> {
     const old = e.row.current_status as HealthStatus;
     const status = countResult(e.row, result, new Date(this.now()).toISOString());

@@ -77,7 +77,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('HTTP health checks against the rig (spec 2 §4, §7)', () => {
+describe('HTTP health checks against the rig', () => {
   it('answers a disabled default, refuses bad input naming the field', async () => {
     const { id } = await httpd();
     const empty = await check(id);

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { HealthChecksService } from './health-checks.service.js';
 
-/** Spec 2 §7: a container's HTTP health check, its one-off test, and every check's status. */
+/** A container's HTTP health check, its one-off test, and every check's status. */
 export function healthChecksRoutes(
   app: FastifyInstance,
   opts: { healthChecks: HealthChecksService },

@@ -28,7 +28,7 @@ export interface HealthChecksDeps {
 
 type Headers = Record<string, string>;
 
-/** Config, status and one-off tests of a container's HTTP health check (spec 2 §7). */
+/** Config, status and one-off tests of a container's HTTP health check. */
 export class HealthChecksService {
   constructor(private readonly deps: HealthChecksDeps) {}
 

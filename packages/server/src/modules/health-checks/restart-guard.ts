@@ -17,7 +17,7 @@ export type RestartRefusal =
   | null;
 
 /**
- * The restart budget of one container (spec 2 §4): at most `maxAttempts` restarts per
+ * The restart budget of one container: at most `maxAttempts` restarts per
  * unhealthy episode (reset on recovery), and never more than `window.max` restarts in any
  * `window.windowMs`, whatever the episodes. The clock is injected so tests can move it.
  */

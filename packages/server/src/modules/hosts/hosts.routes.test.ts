@@ -20,7 +20,7 @@ const host = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe('host validation (spec 1 §5)', () => {
+describe('host validation', () => {
   it.each([
     [{ name: '' }, 'Host name is required'],
     [{ name: 'x'.repeat(101) }, 'Host name must be less than 100 characters'],

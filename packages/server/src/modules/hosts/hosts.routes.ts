@@ -15,7 +15,7 @@ import type { HostsService } from './hosts.service.js';
 
 const hostParams = z.strictObject({ id: z.string().min(1).max(100) });
 
-/** The hosts calls of spec 1 §7. */
+/** The hosts calls: list, create, test, tag suggestions, one host, update, delete, tags. */
 export function hostsRoutes(app: FastifyInstance, opts: { hosts: HostsService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { hosts } = opts;

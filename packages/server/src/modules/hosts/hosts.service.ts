@@ -341,7 +341,7 @@ export class HostsService implements HostEvents {
     throw badRequest(`url: Host with URL '${other.url}' already exists as '${other.name}'${same}`);
   }
 
-  /** mTLS needs all three of CA, client certificate and key, or none (spec 1 §5). */
+  /** mTLS needs all three of CA, client certificate and key, or none. */
   private assertTlsComplete(p: Pick<HostPayload, 'url' | 'tls_ca' | 'tls_cert' | 'tls_key'>): void {
     const given = [p.tls_ca, p.tls_cert, p.tls_key].filter((v) => v !== null && v.trim() !== '');
     if (given.length > 0 && given.length < 3) {

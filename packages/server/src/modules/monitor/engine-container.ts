@@ -148,7 +148,7 @@ export function humanDuration(ms: number): string {
   return `${Math.floor(d / 30)} months`;
 }
 
-/** `compose:<project>` and `swarm:<service>` from labels (spec 2 §5). */
+/** `compose:<project>` and `swarm:<service>` from labels. */
 export function derivedTags(labels: Record<string, string>): string[] {
   const tags: string[] = [];
   const project = labels['com.docker.compose.project'];

@@ -20,7 +20,7 @@ const put = (payload: unknown) =>
 const get = () => t.app.inject({ url: '/api/settings', headers: { cookie } });
 
 describe('global settings', () => {
-  it('starts with the defaults of spec 3 §9', async () => {
+  it('starts with the default settings', async () => {
     const res = await get();
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({

@@ -11,7 +11,7 @@ import { sessionOf } from '../auth/index.js';
 import type { SettingsService } from './settings.service.js';
 import type { UpgradeNoticeService } from './upgrade-notice.service.js';
 
-/** The global settings of spec 3 §3, the update card's dismissal and the upgrade notice. */
+/** The global settings, the update card's dismissal and the upgrade notice. */
 export function settingsRoutes(
   app: FastifyInstance,
   opts: { settings: SettingsService; upgradeNotice: UpgradeNoticeService },

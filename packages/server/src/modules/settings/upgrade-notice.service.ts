@@ -3,7 +3,7 @@ import { isNewerVersion } from '../system/index.js';
 import type { UpgradeNoticeStore } from './upgrade-notice.store.js';
 
 /**
- * The upgrade notice (spec 3 §3): shown when the running version is newer than the one the
+ * The upgrade notice: shown when the running version is newer than the one the
  * user last saw. A user's first look records the running version, so a first install (or the
  * first start with this feature) shows nothing; dismissing moves the user to the running one.
  */

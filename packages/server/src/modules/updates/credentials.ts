@@ -21,7 +21,7 @@ export async function credentialsFor(
   return null;
 }
 
-/** Registry credentials (spec 3 §7): sealed at rest, the password never shown again. */
+/** Registry credentials: sealed at rest, the password never shown again. */
 export class RegistryCredentials {
   constructor(
     private readonly store: UpdatesStore,

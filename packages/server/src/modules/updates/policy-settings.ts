@@ -7,7 +7,7 @@ import {
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { UpdatesStore } from './updates.store.js';
 
-/** The update policy patterns (spec 3 §3): categories with an enabled switch, custom ones. */
+/** The update policy patterns: categories with an enabled switch, custom ones. */
 export class PolicySettings {
   constructor(private readonly store: UpdatesStore) {}
 

@@ -25,7 +25,7 @@ const containerParams = z.object({ hostId: z.string().min(1), containerId: z.str
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const usernameOf = (req: FastifyRequest) => sessionOf(req).user.username;
 
-/** Update status, settings, execution, policies, registry credentials (spec 2 §7, 3 §7). */
+/** Update status, settings, execution, policies, registry credentials. */
 export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesService }): void {
   const u = opts.updates;
   const r = app.withTypeProvider<ZodTypeProvider>();
