@@ -31,7 +31,7 @@ test('the container drawer opens from the host drawer: overview, tags, stop and 
   await expect(drawer.getByTestId('drawer-state')).toHaveText('Running');
   expect((await drawer.boundingBox())?.width).toBe(480);
 
-  // Drawer tag rules (spec 2 §5): refused in place, nothing sent; then a valid save.
+  // Drawer tag rules: refused in place, nothing sent; then a valid save.
   await drawer.getByRole('button', { name: 'Edit', exact: true }).click();
   await drawer.getByLabel('Container tags').fill('web tier');
   await drawer.getByRole('button', { name: 'Save Tags' }).click();

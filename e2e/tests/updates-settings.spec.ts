@@ -1,6 +1,6 @@
 import { expect, signIn, test } from '../fixtures/test.js';
 
-// Settings → Container Updates (spec 3 §2): check time, skip compose, policies, registry
+// Settings → Container Updates: check time, skip compose, policies, registry
 // credentials and Check all now.
 test('the Container Updates settings tab', async ({ page, readyServer: _server }) => {
   await signIn(page);

@@ -5,7 +5,7 @@ import { hostPayload, rigRegistry } from '../fixtures/rig.js';
 import { recordTexts } from '../fixtures/seen-texts.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
-// The container detail dialog's Updates tab (spec 2 §2.4) against the rig registry: checks
+// The container detail dialog's Updates tab against the rig registry: checks
 // with the cooldown, tracking mode, policy, the warning box, the force dialog and an update
 // with live progress that clears after completion.
 const containers = new TestContainers();

@@ -265,7 +265,7 @@ export const alertRuleToggleSchema = lazySchema(() =>
 );
 export type AlertRuleToggle = z.infer<typeof alertRuleToggleSchema>;
 
-/** A stored rule (spec 3 §3). */
+/** A stored rule. */
 export const alertRuleSchema = lazySchema(() =>
   z.object({
     id: z.string(),

@@ -11,7 +11,7 @@ export const batchItemStatusSchema = lazySchema(() =>
 );
 export type BatchItemStatus = z.infer<typeof batchItemStatusSchema>;
 
-/** Bulk actions on containers (spec 2 §2.3, §7). */
+/** Bulk actions on containers. */
 export const batchActionSchema = lazySchema(() =>
   z.enum([
     'start',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
-/** Engine states plus 'stopped' (spec 1 §3); Berth reports what the engine says. */
+/** Engine states plus 'stopped'; Berth reports what the engine says. */
 export const containerStateSchema = lazySchema(() =>
   z.enum(['running', 'paused', 'stopped', 'exited', 'restarting', 'dead', 'created', 'removing']),
 );
@@ -27,9 +27,9 @@ export const desiredStateSchema = lazySchema(() =>
 );
 export type DesiredState = z.infer<typeof desiredStateSchema>;
 
-/** A container as every screen uses it (spec 1 §3, spec 2 §3). Its key is `host_id:id`. */
+/** A container as every screen uses it. Its key is `host_id:id`. */
 /**
- * How far an image update may move the tag (spec 2 §4): exact (Respect Tag), patch (x.y.*),
+ * How far an image update may move the tag: exact (Respect Tag), patch (x.y.*),
  * minor (within the major version, recommended), latest.
  */
 export const floatingTagModeSchema = lazySchema(() =>
@@ -66,7 +66,7 @@ export const containerSchema = lazySchema(() =>
     auto_restart: z.boolean(),
     desired_state: desiredStateSchema,
     web_ui_url: z.string().nullable(),
-    /** Whether the update checker may apply updates on its own, and how far (spec 2 §3). */
+    /** Whether the update checker may apply updates on its own, and how far. */
     auto_update_enabled: z.boolean(),
     floating_tag_mode: floatingTagModeSchema,
     cpu_percent: z.number().nullable(),
@@ -116,7 +116,7 @@ export const containerParamsSchema = lazySchema(() =>
 export const DERIVED_TAG_PATTERN = /^(compose|swarm):/;
 export const MAX_CONTAINER_TAGS = 50;
 
-/** A tag as the drawer and bulk editors take it (spec 2 §5), checked again by the server. */
+/** A tag as the drawer and bulk editors take it, checked again by the server. */
 export const containerTagSchema = lazySchema(() =>
   z
     .string()
@@ -169,7 +169,7 @@ export const desiredStateBodySchema = lazySchema(() =>
 );
 export type DesiredStateBody = z.infer<typeof desiredStateBodySchema>;
 
-/** `all` in the viewer is sent as this many lines (spec 2 §9); it is also the ceiling. */
+/** `all` in the viewer is sent as this many lines; it is also the ceiling. */
 export const MAX_LOG_TAIL = 10_000;
 
 /** GET …/logs: the last `tail` lines, or those after `since` (ISO date or Unix seconds). */
@@ -206,7 +206,7 @@ export const containerLogsResponseSchema = lazySchema(() =>
 );
 export type ContainerLogsResponse = z.infer<typeof containerLogsResponseSchema>;
 
-/** GET /api/auto-update-configs: per composite key host_id:container_id (spec 2 §7). */
+/** GET /api/auto-update-configs: per composite key host_id:container_id. */
 export const autoUpdateConfigsSchema = lazySchema(() =>
   z.record(
     z.string(),

@@ -21,7 +21,7 @@ export const eventCategorySchema = lazySchema(() =>
 );
 export type EventCategory = z.infer<typeof eventCategorySchema>;
 
-/** An entry of the event log (spec 3 §3). `container_id` is the composite host_id:id key. */
+/** An entry of the event log. `container_id` is the composite host_id:id key. */
 export const eventSchema = lazySchema(() =>
   z.object({
     id: z.number(),
@@ -56,7 +56,7 @@ const isoDate = lazySchema(() =>
 
 export const MAX_EVENTS_LIMIT = 1000;
 
-/** GET /api/events (spec 3 §7). `hours` 0 means all time; it overrides start_date. */
+/** GET /api/events. `hours` 0 means all time; it overrides start_date. */
 export const eventQuerySchema = lazySchema(() =>
   z.strictObject({
     category: repeated(eventCategorySchema),

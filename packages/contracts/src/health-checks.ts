@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
 /**
- * HTTP health checks of one container (spec 2 §2.4, §3, §4, §5, §7, §9). Berth itself calls
+ * HTTP health checks of one container. Berth itself calls
  * the URL at the check's interval; the config follows the container by host and name.
  */
 
-/** Spec 2 §9 defaults. */
+/** A new check's settings: off, and every field at its default. */
 export const HEALTH_CHECK_DEFAULTS = {
   enabled: false,
   url: '',
@@ -37,7 +37,7 @@ export const HEALTH_STATUS_UNKNOWN = {
   last_error_message: null,
 } as const;
 
-/** Spec 2 §5 bounds; the form and the server read the same numbers. */
+/** The fields' bounds; the form and the server read the same numbers. */
 export const HEALTH_CHECK_BOUNDS = {
   timeout_seconds: { min: 5, max: 60, label: 'Timeout', unit: ' seconds' },
   check_interval_seconds: { min: 10, max: 3600, label: 'Interval', unit: ' seconds' },
@@ -48,9 +48,9 @@ export const HEALTH_CHECK_BOUNDS = {
 } as const;
 export type HealthCheckBounded = keyof typeof HEALTH_CHECK_BOUNDS;
 
-/** The UI polls the config every max(interval, this) seconds while enabled (spec 2 §9). */
+/** The UI polls the config every max(interval, this) seconds while enabled. */
 export const HEALTH_CHECK_MIN_POLL_SECONDS = 10;
-/** Restart safety window (spec 2 §4): at most this many restarts of a container in it. */
+/** Restart safety window: at most this many restarts of a container in it. */
 export const HEALTH_RESTART_WINDOW_MS = 10 * 60_000;
 export const HEALTH_RESTART_WINDOW_MAX = 12;
 /** A masked secret in answers; sent back unchanged, it keeps the stored value. */
@@ -195,7 +195,7 @@ const bounded = (key: HealthCheckBounded) => {
     .max(max, message);
 };
 
-/** PUT …/http-health-check. Omitted fields take the defaults of spec 2 §9. */
+/** PUT …/http-health-check. Omitted fields take the defaults above. */
 export const healthCheckConfigBodySchema = lazySchema(() =>
   z
     .object({
@@ -274,7 +274,7 @@ export const healthCheckTestResponseSchema = lazySchema(() =>
 );
 export type HealthCheckTestResponse = z.infer<typeof healthCheckTestResponseSchema>;
 
-/** GET/PUT …/http-health-check: the config (secrets masked) and its status (spec 2 §3). */
+/** GET/PUT …/http-health-check: the config (secrets masked) and its status. */
 export const healthCheckSchema = lazySchema(() =>
   z.object({
     host_id: z.string(),

@@ -7,7 +7,7 @@ export const hostStatusSchema = lazySchema(() =>
 );
 export type HostStatus = z.infer<typeof hostStatusSchema>;
 
-/** Live host aggregates (spec 1 §3). */
+/** Live host aggregates. */
 export const hostStatsSchema = lazySchema(() =>
   z.object({
     cpu_percent: z.number(),
@@ -72,7 +72,7 @@ export type Host = z.infer<typeof hostSchema>;
 export const MAX_HOST_TAGS = 20;
 export const HOST_URL_SCHEMES = ['unix://', 'tcp://', 'http://', 'https://'] as const;
 
-/** A host tag: trimmed and lowercased (spec 1 §5). */
+/** A host tag: trimmed and lowercased. */
 export const hostTagSchema = lazySchema(() =>
   z
     .string()
@@ -94,7 +94,7 @@ const hostTagsSchema = lazySchema(() =>
 
 const pemSchema = lazySchema(() => z.string().max(20_000, 'Certificate is too long').nullable());
 
-/** Host payload for create, update and test-connection, with the messages of spec 1 §5. */
+/** Host payload for create, update and test-connection, with a message naming each bad field. */
 export const hostPayloadSchema = lazySchema(() =>
   z.strictObject({
     name: z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
-/** Notification channel types: the six of spec 3 §3, then four more operators expect. */
+/** Notification channel types: the six of the original product, then four more operators expect. */
 export const NOTIFICATION_CHANNEL_TYPES = [
   'telegram',
   'discord',
@@ -53,7 +53,7 @@ const field = (
 const webhookUrl = (placeholder: string) =>
   field('webhook_url', 'Webhook URL', 'password', { secret: true, placeholder });
 
-/** The config fields of each type (spec 3 §3); `required` ones answer '<label> is required'. */
+/** The config fields of each type; `required` ones answer '<label> is required'. */
 export const CHANNEL_FIELDS: Record<NotificationChannelType, ChannelField[]> = {
   telegram: [
     field('bot_token', 'Bot token', 'password', {

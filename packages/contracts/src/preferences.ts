@@ -10,7 +10,7 @@ export type GroupBy = z.infer<typeof groupBySchema>;
 export const eventSortOrderSchema = lazySchema(() => z.enum(['desc', 'asc']));
 export type EventSortOrder = z.infer<typeof eventSortOrderSchema>;
 
-/** Per-host sort of container lists in cards and drawers (spec 1 §4). */
+/** Per-host sort of container lists in cards and drawers. */
 export const hostContainerSortSchema = lazySchema(() =>
   z.enum(['state', 'name', 'cpu', 'memory', 'start_time']),
 );

@@ -4,7 +4,7 @@ import { lazySchema } from './lazy-schema.js';
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const TIME_MESSAGE = 'Invalid time format. Use HH:MM (24-hour format)';
 
-/** A maintenance window during which alerts are held back (spec 3 §3). */
+/** A maintenance window during which alerts are held back. */
 export const blackoutWindowSchema = lazySchema(() =>
   z.strictObject({
     name: z.string().trim().min(1, 'Required').max(100),
@@ -17,7 +17,7 @@ export const blackoutWindowSchema = lazySchema(() =>
 );
 export type BlackoutWindow = z.infer<typeof blackoutWindowSchema>;
 
-/** The numeric settings' bounds (spec 3 §5); the server and the System tab both read them. */
+/** The numeric settings' bounds; the server and the System tab both read them. */
 export const SETTING_BOUNDS = {
   polling_interval: { min: 1, max: 600 },
   connection_timeout: { min: 5, max: 120 },
@@ -47,7 +47,7 @@ const bounded = (key: BoundedSetting) =>
 
 const template = lazySchema(() => z.string().max(10_000).nullable());
 
-/** The global settings a user may write (spec 3 §3, bounds of §5). */
+/** The global settings a user may write, each within its bounds. */
 export const writableSettingsShape = lazySchema(() => ({
   /** Minutes east of UTC (the negated browser offset). */
   timezone_offset: z.number().int().min(-720).max(840),
@@ -94,7 +94,7 @@ export type WritableSettings = Omit<
   'update_available' | 'latest_available_version' | 'latest_release_url'
 >;
 
-/** Defaults of spec 3 §9. */
+/** The settings before anyone changes them. */
 export const DEFAULT_SETTINGS: WritableSettings = {
   timezone_offset: 0,
   alert_template: null,

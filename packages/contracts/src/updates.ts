@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { floatingTagModeSchema } from './containers.js';
 import { lazySchema } from './lazy-schema.js';
 
-/** Per-container update policy (spec 2 §4): null = use the global policies. */
+/** Per-container update policy: null = use the global policies. */
 export const updatePolicyValueSchema = lazySchema(() => z.enum(['allow', 'warn', 'block']));
 export type UpdatePolicyValue = z.infer<typeof updatePolicyValueSchema>;
 
@@ -15,7 +15,7 @@ export const updateValidationSchema = lazySchema(() =>
 );
 export type UpdateValidation = z.infer<typeof updateValidationSchema>;
 
-/** GET /api/hosts/{h}/containers/{c}/update-status (spec 2 §3 Update status). */
+/** GET /api/hosts/{h}/containers/{c}/update-status. */
 export const updateStatusSchema = lazySchema(() =>
   z.object({
     update_available: z.boolean(),
@@ -93,7 +93,7 @@ export const executeUpdateQuerySchema = lazySchema(() =>
   }),
 );
 
-/** POST .../execute-update (spec 2 §7). */
+/** POST .../execute-update. */
 export const executeUpdateResponseSchema = lazySchema(() =>
   z.object({
     status: z.enum(['success', 'failed', 'blocked', 'requires_confirmation']),
@@ -137,7 +137,7 @@ export const updatePolicyItemSchema = lazySchema(() =>
 );
 export type UpdatePolicyItem = z.infer<typeof updatePolicyItemSchema>;
 
-/** GET /api/update-policies (spec 3 §3). */
+/** GET /api/update-policies. */
 export const updatePoliciesResponseSchema = lazySchema(() =>
   z.object({
     categories: z.record(updatePolicyCategorySchema, z.array(updatePolicyItemSchema)),
@@ -162,7 +162,7 @@ export const customPatternQuerySchema = lazySchema(() =>
   }),
 );
 
-/** Registry credential (spec 3 §3): the password is write-only. */
+/** Registry credential: the password is write-only. */
 export const registryCredentialSchema = lazySchema(() =>
   z.object({
     id: z.number(),
