@@ -1,4 +1,4 @@
-/** Every route of the app (spec 1 §2), in one place. */
+/** Every route of the app, in one place. */
 export const paths = {
   login: '/login',
   dashboard: '/',

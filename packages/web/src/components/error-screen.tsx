@@ -5,7 +5,7 @@ interface State {
   error: Error | null;
 }
 
-/** The generic error screen of spec 1 §2: 'Something went wrong' with Try Again and Reload Page. */
+/** The generic error screen: 'Something went wrong' with Try Again and Reload Page. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   override state: State = { error: null };
 

@@ -13,7 +13,7 @@ const TYPES = ['state_change', 'action_taken', 'auto_restart'] as const;
 const ALERT_SEVERITIES: ReadonlySet<string> = new Set(['critical', 'error', 'warning']);
 
 /**
- * A fetched batch of events (a container's or a host's 200 latest, spec 2 §2.4 and §9) with
+ * A fetched batch of events (a container's or a host's 200 latest) with
  * time range, severity and type filters, sort, 20 a page and CSV export. `hostColumn` adds
  * the Host column to the CSV, as host views do; `links` draws each row's links.
  */

@@ -8,7 +8,7 @@ const LOOK: Record<HostStatus, { dot: string; label: string }> = {
   error: { dot: 'bg-red-500', label: 'Error' },
 };
 
-/** A host's status dot; an unknown status reads as offline (spec 1 §3). */
+/** A host's status dot; an unknown status reads as offline. */
 export function StatusDot({ status, className }: { status: HostStatus; className?: string }) {
   const look = LOOK[status];
   return (

@@ -2,7 +2,7 @@ import type { Host } from '@berth/contracts';
 import { useSyncExternalStore } from 'react';
 import { formatUptime } from '@/lib/format';
 
-// One minute clock for every uptime on screen (spec 1 §9: refreshed every 60 s).
+// One minute clock for every uptime on screen (refreshed every 60 s).
 const MINUTE_MS = 60_000;
 const listeners = new Set<() => void>();
 let now = Date.now();

@@ -10,7 +10,7 @@ import {
 } from '@/lib/container-logs';
 import { formatTime } from '@/lib/format';
 
-/** Spec 2 §9: eight colours rotate across containers; 100 px counts as "at the bottom". */
+/** Eight colours rotate across containers; 100 px counts as "at the bottom". */
 const COLOURS = [
   '#38bdf8',
   '#a78bfa',

@@ -17,7 +17,7 @@ import {
 import { GripVertical } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-/** Spec 1 §9: a keyboard drag moves 25 px per arrow press. */
+/** A keyboard drag moves 25 px per arrow press. */
 export const KEYBOARD_STEP_PX = 25;
 
 const stepBy: KeyboardCoordinateGetter = (event, { currentCoordinates }) => {

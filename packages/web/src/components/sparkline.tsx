@@ -4,7 +4,7 @@ const HEIGHT = 32;
 const MIN_WIDTH = 60;
 
 /**
- * A small line of recent values (spec 1 §9: height 32, minimum width 60). Plain SVG with a
+ * A small line of recent values (height 32, minimum width 60). Plain SVG with a
  * viewBox, so it scales with its box and costs one path per update.
  */
 export const Sparkline = memo(function Sparkline({

@@ -17,7 +17,7 @@ export function LockedTag({ tag }: { tag: string }) {
 export type ParsedTags = { tags: string[]; error: null } | { tags: null; error: string };
 
 /**
- * The drawer and host tag editor (spec 1 §4, spec 2 §4): view mode, or a comma-separated
+ * The drawer and host tag editor: view mode, or a comma-separated
  * input with Save Tags and Cancel; saving sends what was added and what was removed.
  * Locked tags (derived ones) are shown but never edited.
  */

@@ -11,12 +11,12 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { api } from './api-client';
 import { groupedBy } from './grouped-by';
 
-/** Spec 3 §9: alerts refetch every 30 s and are stale after 30 s; annotations after 60 s. */
+/** Alerts refetch every 30 s and are stale after 30 s; annotations after 60 s. */
 const REFETCH_MS = 30_000;
 const STALE_MS = 30_000;
 const ANNOTATIONS_STALE_MS = 60_000;
 
-/** Spec 3 §9 (and spec 2 §9): the panel's snooze choices in minutes; the bulk bar drops 30. */
+/** The panel's snooze choices in minutes; the bulk bar drops 30. */
 export const PANEL_SNOOZE = [
   { minutes: 15, label: '15 min' },
   { minutes: 30, label: '30 min' },
@@ -41,7 +41,7 @@ export const ALERT_SEVERITY_TONE: Record<Alert['severity'], string> = {
   info: 'bg-sky-500/20 text-sky-200',
 };
 
-/** Spec 3 §9: Just now, Nm ago, Nh ago, Nd ago (under 7 days), otherwise a date. */
+/** Just now, Nm ago, Nh ago, Nd ago (under 7 days), otherwise a date. */
 export function alertTimeAgo(iso: string | null, now = Date.now()): string {
   if (iso === null) return '—';
   const minutes = Math.floor((now - Date.parse(iso)) / 60_000);
@@ -57,7 +57,7 @@ export function alertTimeAgo(iso: string | null, now = Date.now()): string {
 /** Every alert query starts with this key; live alert messages refresh it (see live-routing). */
 export const alertsRootKey = () => ['alerts'] as const;
 
-/** Spec 2 §8 / spec 3 §8: a failed call throws the catalogue's text. */
+/** A failed call throws the catalogue's text. */
 async function call<T>(message: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -161,8 +161,8 @@ export function useAddAnnotation(id: string) {
 }
 
 /**
- * Open alerts, for the counts of the containers and hosts tables and the delete impact. Spec 2
- * gives alert counts the alerts' own refetch and staleness; alert_raised, alert_resolved and
+ * Open alerts, for the counts of the containers and hosts tables and the delete impact. Counts
+ * refetch and go stale as the alerts do; alert_raised, alert_resolved and
  * alert_changed refresh them at once in between (lib/live/live-routing.ts).
  */
 export const openAlertsQueryOptions = () =>

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { safeParseWith } from './schema-check';
 
-/** An answer of the API with an error status; `message` follows spec 1 §8. */
+/** An API answer with an error status; `message` is the body's detail, its text or the status. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -135,7 +135,7 @@ function readAnswer<S extends z.ZodType>(path: string, text: string, schema: S):
   throw new UnexpectedAnswerError(path);
 }
 
-/** The message to show for any error (spec 1 §8 falls back to 'Unknown error'). */
+/** The message to show for any error, 'Unknown error' when it has none. */
 export function errorText(err: unknown, fallback = 'Unknown error'): string {
   return err instanceof Error && err.message !== '' ? err.message : fallback;
 }

@@ -16,7 +16,7 @@ export interface ContainerActionVars {
   action: ContainerAction;
 }
 
-/** Runs a container action with the toasts of spec 1 §8, then refreshes the containers. */
+/** Runs a container action with a success or failure toast, then refreshes the containers. */
 export function useContainerAction() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -13,7 +13,7 @@ export interface MergedLine extends LogLine {
   source: number;
 }
 
-/** Spec 2 §9: refresh every 2 s, requests staggered 100 ms per container. */
+/** Refresh every 2 s, requests staggered 100 ms per container. */
 const REFRESH_MS = 2000;
 const STAGGER_MS = 100;
 export const TAIL_OPTIONS = [50, 100, 500, 1000, MAX_LOG_TAIL] as const;

@@ -3,7 +3,7 @@ import { createContext, useContext } from 'react';
 export type ContainerDetailTab = 'info' | 'logs' | 'events' | 'alerts' | 'updates' | 'health';
 
 /**
- * Opens the container drawer (spec 2 §2.6, from host views) or the full detail dialog from
+ * Opens the container drawer (from host views) or the full detail dialog from
  * any screen, by composite key host_id:container_id. The app shell provides it with the
  * containers feature's panels, so other features need not import that feature.
  */

@@ -11,7 +11,7 @@ const LABELS: Partial<Record<Container['state'], string>> = {
   dead: 'Dead',
 };
 
-/** Spec 2 §4: the state's label; unknown states read Exited. */
+/** The state's label; unknown states read Exited. */
 export const stateLabel = (c: Container) =>
   c.desired_state === 'should_run' && c.state !== 'running' && c.state !== 'restarting'
     ? 'Stopped (Should Run)'

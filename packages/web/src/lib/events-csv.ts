@@ -2,7 +2,7 @@ import type { BerthEvent } from '@berth/contracts';
 import { csvText } from './csv';
 
 /**
- * Events as CSV with the columns of spec 3 §9 (spec 2 §9: views that span hosts add Host,
+ * Events as CSV, one column per field the log shows (views that span hosts add Host,
  * a single container's view leaves it out).
  */
 export function eventsCsv(events: readonly BerthEvent[], { host }: { host: boolean }): string {

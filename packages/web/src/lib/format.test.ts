@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatRate, formatUptime } from './format';
 
-describe('formats of spec 1 §9', () => {
+describe('display formats', () => {
   it('writes network rates in B/s, KB/s and MB/s, and GB/s only where allowed', () => {
     expect(formatRate(512)).toBe('512 B/s');
     expect(formatRate(2048)).toBe('2.0 KB/s');

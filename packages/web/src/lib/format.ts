@@ -1,4 +1,4 @@
-/** Uptime as spec 1 §9 writes it: Xd Yh, Xh Ym or Xm. */
+/** Uptime as the dashboard writes it: Xd Yh, Xh Ym or Xm. */
 export function formatUptime(since: string | null, now = Date.now()): string {
   if (since === null) return '—';
   const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
@@ -58,7 +58,7 @@ export function formatAgo(iso: string | null, now = Date.now()): string {
   return `${Math.floor(seconds / 86_400)}d ago`;
 }
 
-/** Container memory (spec 2 §2.2): MB under 1024 MB, otherwise GB with one decimal. */
+/** Container memory: MB under 1024 MB, otherwise GB with one decimal. */
 export function formatMemory(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined) return '—';
   const mb = bytes / 1024 ** 2;
@@ -66,7 +66,7 @@ export function formatMemory(bytes: number | null | undefined): string {
   return mb < 1024 ? `${mb.toFixed(0)} MB` : `${(mb / 1024).toFixed(1)} GB`;
 }
 
-/** Container uptime (spec 2 §2.2): Nd Nh, Nh Nm, Nm or Ns; a dash for future or invalid times. */
+/** Container uptime: Nd Nh, Nh Nm, Nm or Ns; a dash for future or invalid times. */
 export function formatSince(iso: string | null, now = Date.now()): string {
   const at = iso === null ? NaN : Date.parse(iso);
   if (Number.isNaN(at) || at > now) return '—';

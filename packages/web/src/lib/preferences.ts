@@ -10,7 +10,7 @@ export function usePreferences(enabled = true) {
 
 /**
  * Saves a partial preference update optimistically; on failure the previous values come
- * back and the error is only logged (spec 1 §4, §8).
+ * back and the error is only logged.
  */
 export function useUpdatePreferences() {
   const queryClient = useQueryClient();

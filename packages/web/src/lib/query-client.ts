@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
-/** Defaults of spec 1 §9: stale after a minute, one retry, no refetch on window focus. */
+/** Query defaults: stale after a minute, one retry, no refetch on window focus. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

@@ -8,7 +8,7 @@ import { api, ApiError } from './api-client';
 export const authContracts = () => import('@berth/contracts/auth');
 export const commonContracts = () => import('@berth/contracts/common');
 
-/** The signed-in user, or null (spec 1 §7: not retried, cached 5 minutes). */
+/** The signed-in user, or null (not retried, cached 5 minutes). */
 export const meQueryOptions = () =>
   queryOptions({
     queryKey: ['auth', 'me'],

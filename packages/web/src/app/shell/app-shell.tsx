@@ -25,7 +25,7 @@ const renderScopedContainers = (hostId: string) => (
   </Suspense>
 );
 
-/** Below this width the sidebar collapses on its own (spec 1 §9). */
+/** Below this width the sidebar collapses on its own. */
 const NARROW = '(max-width: 1023.98px)';
 
 /** The frame of every protected screen: sidebar, banner, content, forced password change. */

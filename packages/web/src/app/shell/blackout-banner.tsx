@@ -4,7 +4,7 @@ import { useLiveMessages } from '@/lib/live/live-provider';
 
 /**
  * 'Blackout Window Active': shown while a blackout is active, hidden once dismissed,
- * shown again when a new blackout starts (spec 3 §2, §4).
+ * shown again when a new blackout starts.
  */
 export function BlackoutBanner() {
   const [active, setActive] = useState(false);

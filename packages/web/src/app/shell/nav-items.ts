@@ -10,7 +10,7 @@ import {
 } from 'lucide-react';
 import { paths } from '../paths';
 
-/** The seven sidebar entries of spec 1 §2, in order. */
+/** The seven sidebar entries, in their order on screen. */
 export const NAV_ITEMS: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Dashboard', to: paths.dashboard, icon: LayoutDashboard },
   { label: 'Hosts', to: paths.hosts, icon: Server },

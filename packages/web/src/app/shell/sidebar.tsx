@@ -15,7 +15,7 @@ interface SidebarProps {
   firstScreenSettled: boolean;
 }
 
-/** Navigation, live status, user menu and product version (spec 1 §2, spec 3 §2). */
+/** Navigation, live status, user menu and product version. */
 export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: SidebarProps) {
   return (
     <aside

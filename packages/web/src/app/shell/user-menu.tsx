@@ -12,7 +12,7 @@ import { AccountSettingsDialog, useLogout } from '@/features/auth';
 import { cn } from '@/lib/cn';
 import { paths } from '../paths';
 
-/** The user menu: Account Settings and Logout (spec 1 §2). */
+/** The user menu: Account Settings and Logout. */
 export function UserMenu({ user, collapsed }: { user: User; collapsed: boolean }) {
   const [accountOpen, setAccountOpen] = useState(false);
   const logout = useLogout();

@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /**
- * The settings tabs of spec 3 §2, in their order: the one place they are registered.
+ * The settings tabs, in their order on screen: the one place they are registered.
  * A tab's screen is the default export of `tabs/<id>.tsx`, loaded when the tab first shows;
  * until that file exists the tab shows its `empty` text. So a later feature fills a tab by
  * adding its file, without editing this list or another tab's file.

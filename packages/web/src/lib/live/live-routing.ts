@@ -30,7 +30,7 @@ const events = () => eventsRootKey();
 const settings = () => settingsQueryOptions().queryKey;
 
 /**
- * The cache-refresh table of spec 1 §4: which cached data each live message refreshes
+ * The cache-refresh table: which cached data each live message refreshes
  * (dashboard hosts are the hosts entry: queries.ts). containers_update and initial_state
  * are not here: they carry the fresh data themselves (see below).
  */

@@ -38,7 +38,7 @@ export function readAlertFilters(params: URLSearchParams): AlertFilters {
   };
 }
 
-/** State, Severity and Scope buttons (spec 3 §2): clicking the active one clears it. */
+/** State, Severity and Scope buttons: clicking the active one clears it. */
 export function AlertFilterButtons({
   filters,
   onFilters,

@@ -20,7 +20,7 @@ const DELETE_TEXT =
 
 type Editing = { rule: AlertRule | null } | null;
 
-/** The Alert Rules page (spec 3 §2): the rules, their toggle, edit and delete. */
+/** The Alert Rules page: the rules, their toggle, edit and delete. */
 export function AlertRulesPage() {
   const query = useQuery(rulesQueryOptions());
   const { toggle, remove } = useRuleMutations();
@@ -29,7 +29,7 @@ export function AlertRulesPage() {
   const [params, setParams] = useSearchParams();
   const rules = query.data?.rules ?? [];
 
-  // ?ruleId= opens that rule in the editor, then leaves the address (spec 3 §2).
+  // ?ruleId= opens that rule in the editor, then leaves the address.
   const linked = params.get('ruleId');
   const [handled, setHandled] = useState<string | null>(null);
   if (linked !== null && query.data !== undefined && handled !== linked) {

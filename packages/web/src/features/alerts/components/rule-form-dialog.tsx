@@ -10,7 +10,7 @@ import { checkDraft, draftOf, newDraft, type RuleDraft } from '../lib/rule-draft
 import { RuleFields } from './rule-form-fields';
 import { RuleSummary } from './rule-summary';
 
-/** The create/edit rule modal (spec 3 §2, §4, §5) with its live Rule Summary. */
+/** The create/edit rule modal with its live Rule Summary. */
 export function RuleFormDialog({ rule, onClose }: { rule: AlertRule | null; onClose: () => void }) {
   const [draft, setDraft] = useState<RuleDraft>(() => (rule === null ? newDraft() : draftOf(rule)));
   const [error, setError] = useState<string | null>(null);

@@ -44,7 +44,7 @@ export interface RuleDraft {
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 
-/** A kind's timing, metric and threshold defaults, as draft text (spec 3 §4). */
+/** A kind's timing, metric and threshold defaults, as draft text. */
 function kindDefaults(kind: AlertRuleKind) {
   const d = alertRuleDefaults(kind);
   return {
@@ -113,7 +113,7 @@ export function draftOf(rule: AlertRule): RuleDraft {
   };
 }
 
-/** Spec 3 §4: a new scope resets tags and suppress_during_updates, and an unfit kind. */
+/** A new scope resets tags and suppress_during_updates, and an unfit kind. */
 export function withScope(d: RuleDraft, scope: AlertScope): RuleDraft {
   if (scope === d.scope) return d;
   const kinds = kindsForScope(scope);
@@ -130,7 +130,7 @@ export function withScope(d: RuleDraft, scope: AlertScope): RuleDraft {
   return kind === d.kind ? next : withKind(next, kind);
 }
 
-/** Spec 3 §4: a new kind resets its defaults. */
+/** A new kind resets its defaults. */
 export function withKind(d: RuleDraft, kind: AlertRuleKind): RuleDraft {
   return { ...d, kind, ...kindDefaults(kind) };
 }
@@ -171,7 +171,7 @@ type Checked = { body: AlertRuleCreate; error: null } | { body: null; error: str
 
 const num = (value: string) => (value.trim() === '' ? NaN : Number(value));
 
-/** Spec 3 §5: the form's bounds, then the body of the save call (spec 3 §7). */
+/** The form's bounds, then the body of the save call. */
 export function checkDraft(d: RuleDraft): Checked {
   const fail = (error: string): Checked => ({ body: null, error });
   if (d.name.trim() === '') return fail('Name is required');

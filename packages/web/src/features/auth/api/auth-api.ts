@@ -25,7 +25,7 @@ export function useLogin() {
   });
 }
 
-/** Signs out and clears every cached query (spec 1 §4: logout clears all cached data). */
+/** Signs out and clears every cached query (logout clears all cached data). */
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({

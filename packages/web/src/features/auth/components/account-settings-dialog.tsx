@@ -10,7 +10,7 @@ import { ApiError } from '@/lib/api-client';
 import { useUpdateProfile } from '../api/auth-api';
 import { ChangePasswordDialog } from './change-password-dialog';
 
-/** Spec 3 §8: profile errors by cause. */
+/** Profile errors by cause. */
 function profileErrorText(err: unknown): string {
   if (err instanceof ApiError && err.status === 400) return err.message || 'Username already taken';
   return 'Failed to update profile. Please try again.';

@@ -10,7 +10,7 @@ import { ApiError, NetworkError } from '@/lib/api-client';
 import { useChangePassword } from '../api/auth-api';
 import { pendingPassword } from '../pending-password';
 
-/** The client-side rules of spec 3 §5, in order. */
+/** The client-side password rules, checked in order; the first broken one is shown. */
 export function passwordProblem(current: string, next: string, confirm: string): string | null {
   if (current === '' || next === '' || confirm === '') return 'Please fill in all fields';
   if (next.length < MIN_PASSWORD_LENGTH)
@@ -20,7 +20,7 @@ export function passwordProblem(current: string, next: string, confirm: string):
   return null;
 }
 
-/** Spec 3 §8: password change errors by cause. */
+/** Password change errors by cause. */
 function changeErrorText(err: unknown): string {
   if (err instanceof NetworkError)
     return 'Connection error. Please check if the backend is running.';

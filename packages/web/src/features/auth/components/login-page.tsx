@@ -8,7 +8,7 @@ import { ApiError, NetworkError } from '@/lib/api-client';
 import { useLogin } from '../api/auth-api';
 import { pendingPassword } from '../pending-password';
 
-/** Spec 1 §8: the sign-in error texts by cause. */
+/** The sign-in error texts by cause. */
 function loginErrorText(err: unknown): string {
   if (err instanceof NetworkError)
     return 'Connection error. Please check if the backend is running.';

@@ -18,7 +18,7 @@ import { useLiveMessages } from '@/lib/live/live-provider';
 const path = (c: Pick<Container, 'host_id' | 'id'>) =>
   `/containers/${c.host_id}/${c.id}/http-health-check`;
 
-/** Every stored check's state by composite key (spec 2 §7: refetched every 60 s). */
+/** Every stored check's state by composite key (refetched every 60 s). */
 export const healthCheckConfigsQueryOptions = () =>
   queryOptions({
     queryKey: ['health-checks', 'configs'],
@@ -26,7 +26,7 @@ export const healthCheckConfigsQueryOptions = () =>
     refetchInterval: 60_000,
   });
 
-/** The disabled default the tab shows when the call fails (spec 2 §7). */
+/** The disabled default the tab shows when the call fails. */
 export function defaultHealthCheck(c: Container): HealthCheck {
   return {
     host_id: c.host_id,

@@ -5,7 +5,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { Switch } from '@/components/ui/switch';
 import { cn } from '@/lib/cn';
 
-/** Spec 2 §4: the tracking levels of an auto-update. */
+/** The tracking levels of an auto-update. */
 export const TRACKING_MODES: { value: FloatingTagMode; label: string; hint: string }[] = [
   { value: 'exact', label: 'Respect Tag', hint: 'Only a newer image under the same tag' },
   { value: 'patch', label: 'Patch', hint: 'Tracks x.y.* only' },
@@ -14,7 +14,7 @@ export const TRACKING_MODES: { value: FloatingTagMode; label: string; hint: stri
 ];
 
 /**
- * Auto-update for the selected containers (spec 2 §2.3): on or off, and how far updates may
+ * Auto-update for the selected containers: on or off, and how far updates may
  * move the tag. The level selector is disabled while auto-update is off.
  */
 export function AutoUpdateDialog({

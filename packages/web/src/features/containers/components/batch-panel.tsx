@@ -7,7 +7,7 @@ import { cn } from '@/lib/cn';
 import { containersQueryOptions, updatesSummaryQueryOptions } from '@/lib/queries';
 import { batchJobQueryOptions, useBatchLiveUpdates } from '../api/batch-api';
 
-/** Spec 2 §2.3: the panel closes by itself 3 s after the job ends. */
+/** The panel closes by itself 3 s after the job ends. */
 const AUTO_CLOSE_MS = 3000;
 
 const ITEM_TONE: Record<BatchItem['status'], string> = {
@@ -18,7 +18,7 @@ const ITEM_TONE: Record<BatchItem['status'], string> = {
   skipped: 'text-amber-200',
 };
 
-/** Spec 2 §2.3: a completed_at that is not a date reads 'Invalid timestamp'. */
+/** A completed_at that is not a date reads 'Invalid timestamp'. */
 const finishedAt = (iso: string) => {
   const at = new Date(iso);
   return Number.isNaN(at.getTime()) ? 'Invalid timestamp' : at.toLocaleTimeString();
@@ -37,7 +37,7 @@ export function BatchPanel({ jobId, onClose }: { jobId: string; onClose: () => v
     // A poll answered just before an item's last live update can have overwritten it: the
     // stored job is the final word once the job is done.
     void queryClient.invalidateQueries({ queryKey: batchJobQueryOptions(jobId).queryKey });
-    // Spec 2 §2.3: an update check also refreshes the update status it changed.
+    // An update check also refreshes the update status it changed.
     if (job.data?.action === 'check-updates' || job.data?.action === 'update')
       void queryClient.invalidateQueries({ queryKey: updatesSummaryQueryOptions().queryKey });
     const timer = setTimeout(onClose, AUTO_CLOSE_MS);

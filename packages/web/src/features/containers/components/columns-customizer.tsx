@@ -10,7 +10,7 @@ export interface CustomizableColumn {
 }
 
 /**
- * Spec 2 §2.2: reorder by dragging, show or hide each column, Reset, 'X of Y visible'; the
+ * Reorder by dragging, show or hide each column, Reset, 'X of Y visible'; the
  * last visible column cannot be hidden. The selection column is fixed and not listed.
  */
 export function ColumnsCustomizer({

@@ -4,7 +4,7 @@ import { ALERT_SEVERITIES, ALERT_SEVERITY_TONE } from '@/lib/alerts';
 import { cn } from '@/lib/cn';
 
 /**
- * The containers table's Alerts cell (spec 2 §2.2): open alerts by severity, each linking to
+ * The containers table's Alerts cell: open alerts by severity, each linking to
  * the Alerts page filtered to this container, that severity and open alerts.
  */
 export function ContainerAlertCounts({

@@ -46,7 +46,7 @@ const POLICIES = [
   { key: 'healthCheck', label: 'Health check' },
 ] as const;
 
-/** Search, the Hosts / Policy / State filters and Clear Filters (spec 2 §2.2). */
+/** Search, the Hosts / Policy / State filters and Clear Filters. */
 export function ContainerFiltersBar({
   hosts,
   filters,

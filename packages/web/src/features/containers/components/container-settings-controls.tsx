@@ -19,7 +19,7 @@ function useInFlight<V>() {
   };
 }
 
-/** The auto-restart switch, applied optimistically (spec 2 §4). */
+/** The auto-restart switch, applied optimistically. */
 export function AutoRestartSwitch({ container: c }: { container: Container }) {
   const autoRestart = useSetAutoRestart();
   const inFlight = useInFlight<boolean>();
@@ -38,7 +38,7 @@ export function AutoRestartSwitch({ container: c }: { container: Container }) {
   );
 }
 
-/** The desired-state selector, applied optimistically (spec 2 §4). */
+/** The desired-state selector, applied optimistically. */
 export function DesiredStateSelect({ container: c }: { container: Container }) {
   const desired = useSetDesiredState();
   const inFlight = useInFlight<DesiredState>();

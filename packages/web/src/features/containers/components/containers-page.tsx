@@ -1,7 +1,7 @@
 import { PageHeader } from '@/components/page-header';
 import { ContainersView } from './containers-view';
 
-/** /containers (spec 2 §2.1). */
+/** /containers: the containers table with its filters, bulk actions and panels. */
 export function ContainersPage() {
   return (
     <>

@@ -15,7 +15,7 @@ const PENDING_TEXT: Record<Power, string> = {
 /**
  * Start, or Stop and Restart, for one container. The detail dialog keeps Restart in place
  * (disabled unless running); the drawer shows only what applies and says what it started
- * (spec 2 §2.6, §8). While an update of the container runs, all of them wait.
+ * (a toast per action). While an update of the container runs, all of them wait.
  */
 export function PowerButtons({
   container: c,

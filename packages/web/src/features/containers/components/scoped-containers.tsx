@@ -1,6 +1,6 @@
 import { ContainersView } from './containers-view';
 
-/** The containers table forced to one host (spec 2 §2.2), for the host modal. */
+/** The containers table forced to one host, for the host modal. */
 export function ScopedContainers({ hostId }: { hostId: string }) {
   return <ContainersView scopedHostId={hostId} />;
 }

@@ -3,7 +3,7 @@ import { DERIVED_TAG_PATTERN, type Container } from '@berth/contracts';
 const SHOWN = 12;
 
 /**
- * The tags the selected containers carry, on all of them first, then on some (spec 2 §2.3:
+ * The tags the selected containers carry, on all of them first, then on some (
  * what remove mode offers); derived tags are left out. A click hands the tag to the editor.
  */
 export function SelectionTags({

@@ -17,7 +17,7 @@ const c = (over: Partial<Container>) =>
     ...over,
   }) as Container;
 
-describe('container filters in the query string (spec 2 §2.2)', () => {
+describe('container filters in the query string', () => {
   it('keeps only listed values and reads the entry links', () => {
     const f = readFilters(
       new URLSearchParams(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTagList } from './tag-list';
 
-describe('parseTagList (bulk tag editor, spec 2 §5)', () => {
+describe('parseTagList (bulk tag editor)', () => {
   it('trims, lowercases and forgives a trailing comma', () => {
     expect(parseTagList(' Web, db:main ,')).toEqual({ tags: ['web', 'db:main'], error: null });
   });

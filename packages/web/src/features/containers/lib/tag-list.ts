@@ -3,7 +3,7 @@ import { containerTagSchema } from '@berth/contracts';
 export type TagListResult = { tags: string[]; error: null } | { tags: null; error: string };
 
 /**
- * A comma-separated tag list as the bulk editor takes it (spec 2 §5: trimmed, lowercased,
+ * A comma-separated tag list as the bulk editor takes it (trimmed, lowercased,
  * 1-24 characters, allowed characters only, no duplicates, derived tags refused). A
  * trailing comma is forgiven; an empty entry between two tags is not.
  */

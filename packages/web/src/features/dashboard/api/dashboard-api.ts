@@ -41,7 +41,7 @@ export const useUpdatesSummary = () => useQuery(updatesSummaryQueryOptions());
 export const useHostContainers = (hostId: string): Container[] =>
   useQuery(hostContainersQueryOptions(hostId)).data ?? [];
 
-/** The view mode through its own call (spec 1 §7), reflected in the preferences at once. */
+/** The view mode through its own call, reflected in the preferences at once. */
 export function useSetViewMode() {
   const queryClient = useQueryClient();
   const key = preferencesQueryOptions().queryKey;

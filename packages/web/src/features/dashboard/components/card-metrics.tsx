@@ -13,7 +13,7 @@ interface CardMetricsProps {
   paused: boolean;
 }
 
-/** Spec 1 §2: Net shows a dash until two non-zero samples exist. */
+/** Net shows a dash until two non-zero samples exist. */
 const netKnown = (net: readonly number[]) => net.filter((v) => v > 0).length >= 2;
 
 function Metric({

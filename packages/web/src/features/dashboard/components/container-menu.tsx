@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { useContainerAction } from '@/lib/container-actions';
 
-/** Spec 1 §2: Stop and Restart when running, otherwise Start; View Logs; Open WebUI. */
+/** Stop and Restart when running, otherwise Start; View Logs; Open WebUI. */
 export function ContainerMenu({ container }: { container: Container }) {
   return (
     <ActionMenu

@@ -5,7 +5,7 @@ import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
 import { useElementWidth } from '@/hooks/use-element-width';
 import { GRID_COLUMNS, GRID_MARGIN, toGridItems } from '../lib/host-layouts';
 
-/** Spec 1 §4: layouts save 1 s after the last change. */
+/** Layouts save 1 s after the last change. */
 const LAYOUT_SAVE_DELAY_MS = 1000;
 
 const samePlaces = (a: readonly GridItem[], b: readonly GridItem[]) =>

@@ -12,7 +12,7 @@ import { HostArea } from './host-area';
 import { KpiBar } from './kpi-bar';
 import { StatsWidgets } from './widgets/stats-widgets';
 
-/** The dashboard (spec 1 §2); at least 900 px wide, scrolling sideways below that. */
+/** The dashboard; at least 900 px wide, scrolling sideways below that. */
 export function DashboardPage() {
   const prefs = usePreferences().data;
   const hosts = useDashboardHosts();

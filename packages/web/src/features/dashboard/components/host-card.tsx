@@ -12,7 +12,7 @@ import { CardMetrics } from './card-metrics';
 import { StatusDot, TagChips } from '@/components/host-status';
 import { HostUptime } from '@/components/host-uptime';
 
-/** Spec 1 §4: state first in the expanded card, cpu in the standard one. */
+/** State first in the expanded card, cpu in the standard one. */
 const DEFAULT_SORT: Record<CardMode, HostContainerSort> = { expanded: 'state', standard: 'cpu' };
 const TOP_IN_STANDARD = 3;
 

@@ -43,7 +43,7 @@ function Tile({
   );
 }
 
-/** The five KPI tiles of spec 1 §2. */
+/** The five KPI tiles: hosts, containers, running, alerts and updates. */
 export function KpiBar({ hosts, containers }: { hosts: Host[]; containers: Container[] }) {
   const alerts = useAlertStats().data;
   const updates = useUpdatesSummary().data;

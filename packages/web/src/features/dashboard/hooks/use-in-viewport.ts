@@ -1,6 +1,6 @@
 import { useEffect, useState, type RefObject } from 'react';
 
-/** Spec 1 §9: a card counts as visible within 100 px of the viewport. */
+/** A card counts as visible within 100 px of the viewport. */
 const MARGIN = '100px';
 
 /** Whether the element is on screen (or near it); true until first measured. */

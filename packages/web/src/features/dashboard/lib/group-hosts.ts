@@ -9,7 +9,7 @@ export interface HostGroup {
 }
 
 /**
- * Hosts grouped by their first tag (spec 1 §2). A saved order is used when it names exactly
+ * Hosts grouped by their first tag. A saved order is used when it names exactly
  * the current groups; otherwise groups sort by name with Untagged last.
  */
 export function groupHostsByTag(

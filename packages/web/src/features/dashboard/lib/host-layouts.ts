@@ -2,7 +2,7 @@ import type { GridItem } from '@berth/contracts';
 
 export type CardMode = 'standard' | 'expanded';
 
-/** Spec 1 §4: cards per row, card size and size limits of each mode (row height 36). */
+/** Cards per row, card size and size limits of each mode (row height 36). */
 const CARD_GRID: Record<CardMode, { perRow: number; w: number; h: number; maxH: number }> = {
   expanded: { perRow: 3, w: 4, h: 10, maxH: 30 },
   standard: { perRow: 4, w: 3, h: 8, maxH: 20 },

@@ -7,7 +7,7 @@ import { DEFAULT_WIDGETS, widgetsFor } from './widget-layout';
 const host = (id: string, tags: string[], status: Host['status'] = 'online') =>
   ({ id, name: id, tags, status }) as Host;
 
-describe('host card layouts (spec 1 §4)', () => {
+describe('host card layouts', () => {
   it('lays out 3 expanded cards per row (4×10) and 4 standard ones (3×8) with their limits', () => {
     const expanded = defaultHostLayout(['a', 'b', 'c', 'd'], 'expanded');
     expect(expanded.map(({ x, y, w, h }) => [x, y, w, h])).toEqual([
@@ -62,7 +62,7 @@ describe('tag groups', () => {
 });
 
 describe('widgets', () => {
-  it('has the five defaults of spec 1 §2 with minimum sizes equal to their sizes', () => {
+  it('has the five default widgets with minimum sizes equal to their sizes', () => {
     expect(DEFAULT_WIDGETS.map(({ id, x, y, w, h }) => [id, x, y, w, h])).toEqual([
       ['host-stats', 0, 0, 2, 2],
       ['container-stats', 2, 0, 2, 2],

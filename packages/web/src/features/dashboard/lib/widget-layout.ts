@@ -3,7 +3,7 @@ import type { DashboardWidget } from '@berth/contracts';
 export type WidgetType =
   'host-stats' | 'container-stats' | 'updates' | 'recent-events' | 'alert-summary';
 
-/** Spec 1 §2: the five widgets with their default place and size (also their minimum). */
+/** The five widgets with their default place and size (also their minimum). */
 export const DEFAULT_WIDGETS: DashboardWidget[] = [
   { id: 'host-stats', type: 'host-stats', title: 'Hosts', x: 0, y: 0, w: 2, h: 2 },
   { id: 'container-stats', type: 'container-stats', title: 'Containers', x: 2, y: 0, w: 2, h: 2 },

@@ -12,13 +12,13 @@ import { api, ApiError } from '@/lib/api-client';
 import { usePreferences } from '@/lib/preferences';
 import { preferencesQueryOptions } from '@/lib/queries';
 
-/** Spec 3 §7: the Event Log refetches every 30 s. */
+/** The Event Log refetches every 30 s. */
 const REFETCH_MS = 30_000;
 
 type Params = Partial<EventQuery>;
 
 /**
- * Spec 3 §8: a failed call throws 'Failed to fetch events'; `detail` keeps what the server
+ * A failed call throws 'Failed to fetch events'; `detail` keeps what the server
  * said about a request it refused (a search it cannot run, say).
  */
 export class EventsFetchError extends Error {
@@ -78,7 +78,7 @@ export async function fetchAllEvents(
 }
 
 /**
- * The saved sort order (spec 3 §7: POST /user/event-sort-order), read from the preferences
+ * The saved sort order (POST /user/event-sort-order), read from the preferences
  * the shell has loaded; the choice shows at once and comes back if saving fails.
  */
 export function useEventSortOrder() {

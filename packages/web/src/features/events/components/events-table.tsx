@@ -63,7 +63,7 @@ function Target({
   );
 }
 
-/** The TIME, SEVERITY, EVENT DETAILS table of spec 3 §2; one 35 px line per event. */
+/** The TIME, SEVERITY, EVENT DETAILS table; one 35 px line per event. */
 export function EventsTable({
   events,
   empty,

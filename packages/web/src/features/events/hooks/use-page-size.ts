@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { DEFAULT_LIMIT, limitForHeight } from '../lib/event-filters';
 
 /**
- * The Event Log's page size (spec 3 §9): from the window height when the page opens and on
+ * The Event Log's page size: from the window height when the page opens and on
  * every resize; `reset` returns it to 20 until the window next changes size.
  */
 export function usePageSize(): [number, () => void] {

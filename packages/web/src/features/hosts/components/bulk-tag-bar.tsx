@@ -8,7 +8,7 @@ import { parseTags } from './parse-tags';
 
 /**
  * Adds or removes tags on the selected hosts: one PATCH per host, then one of the three
- * result toasts of spec 1 §8.
+ * result toasts: all succeeded, some failed, or all failed.
  */
 export function BulkTagBar({ hosts, onDone }: { hosts: Host[]; onDone: () => void }) {
   const patch = usePatchHostTags();

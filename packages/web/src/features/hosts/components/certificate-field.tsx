@@ -11,7 +11,7 @@ interface Props {
   stored: boolean;
 }
 
-/** One certificate upload: a PEM file read as text, or 'Uploaded' with Replace (spec 1 §2). */
+/** One certificate upload: a PEM file read as text, or 'Uploaded' with Replace. */
 export function CertificateField({ label, value, onChange, stored }: Props) {
   const id = useId();
   const [replacing, setReplacing] = useState(!stored);

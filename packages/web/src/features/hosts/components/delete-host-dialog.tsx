@@ -7,10 +7,10 @@ import { errorText } from '@/lib/api-client';
 import { openAlertsQueryOptions } from '@/lib/alerts';
 import { useDeleteHost } from '../api/hosts-api';
 
-/** Delete confirmation with its impact (spec 1 §2). */
+/** Delete confirmation with its impact. */
 export function DeleteHostDialog({ host, onClose }: { host: Host; onClose: () => void }) {
   const remove = useDeleteHost();
-  // Spec 1 §2: the impact is counted in the browser from the open-alerts list.
+  // The impact is counted in the browser from the open-alerts list.
   const openAlerts =
     useQuery(openAlertsQueryOptions()).data?.alerts.filter((a) => a.host_id === host.id).length ??
     host.alerts.open;

@@ -49,7 +49,7 @@ function AlertCounts({ alerts }: { alerts: Alert[] }) {
   );
 }
 
-/** The columns of the hosts table (spec 1 §2). */
+/** The columns of the hosts table. */
 export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) => Alert[]) {
   return [
     selectColumn<Host>('hosts'),

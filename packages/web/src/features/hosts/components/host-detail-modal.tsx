@@ -44,7 +44,7 @@ function StatCard({ label, value }: { label: string; value: number }) {
 }
 
 /**
- * The full host view (spec 1 §2). Mounted fresh each time it opens, so it starts on Overview;
+ * The full host view. Mounted fresh each time it opens, so it starts on Overview;
  * Escape, the close button and a backdrop click close it.
  */
 export function HostDetailModal({ hostId, onClose }: { hostId: string; onClose: () => void }) {

@@ -14,7 +14,7 @@ import { HostTagsEditor } from './host-tags-editor';
 
 const DRAWER_WIDTH = 600;
 
-/** Spec 1 §2: secure when https or security_status says so. */
+/** Secure when https or security_status says so. */
 export const isSecure = (h: Host) => h.url.startsWith('https://') || h.security_status === 'secure';
 
 /** The port shown when the URL names none: 443 for https, 80 for http, 2375 otherwise. */

@@ -37,7 +37,7 @@ function Field({
   );
 }
 
-/** Add or edit a host (spec 1 §2, §5, §8). */
+/** Add or edit a host. */
 export function HostFormDialog({ host, onClose }: Props) {
   const { values, errors, setErrors, set } = useHostForm(host);
   const create = useCreateHost();

@@ -8,7 +8,7 @@ const LOOK: Record<HostStatus, { dot: string; label: string }> = {
   error: { dot: 'bg-red-500', label: 'Error' },
 };
 
-/** Status dot and word; an unknown status reads as offline (spec 1 §3). */
+/** Status dot and word; an unknown status reads as offline. */
 export function HostStatusBadge({ status }: { status: HostStatus }) {
   const look = LOOK[status];
   return (

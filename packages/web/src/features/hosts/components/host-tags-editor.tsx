@@ -4,7 +4,7 @@ import { TagsEditor } from '@/components/tags-editor';
 import { usePatchHostTags } from '../api/hosts-api';
 import { parseTags } from './parse-tags';
 
-/** Spec 1 §4: edit copies the tags; save sends what was added and removed. */
+/** Edit copies the tags; save sends what was added and removed. */
 export function HostTagsEditor({ host }: { host: Host }) {
   const patch = usePatchHostTags();
   return (

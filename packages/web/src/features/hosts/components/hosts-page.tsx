@@ -49,7 +49,7 @@ export function HostsPage() {
   const visible = (hosts.data ?? []).filter((h) => matches(h, search));
   const selected = (hosts.data ?? []).filter((h) => selection[h.id] === true);
 
-  // /hosts?hostId= opens that host, then drops the parameter (spec 3 §2).
+  // /hosts?hostId= opens that host, then drops the parameter.
   const linkedHost = params.get('hostId');
   useEffect(() => {
     if (linkedHost === null) return;

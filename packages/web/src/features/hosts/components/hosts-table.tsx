@@ -12,7 +12,7 @@ import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { hostColumns, type HostRowActions } from './host-columns';
 
-/** Spec 1 §9: the sort preference is written 500 ms after the last change. */
+/** The sort preference is written 500 ms after the last change. */
 const SORT_SAVE_DELAY_MS = 500;
 
 /** The hosts table; the sort is kept in host_table_sort, the selection drives the bulk bar. */

@@ -1,4 +1,4 @@
-/** Comma-separated tags, trimmed, lowercased, without duplicates (spec 1 §5). */
+/** Comma-separated tags, trimmed, lowercased, without duplicates. */
 export function parseTags(text: string): string[] {
   return [
     ...new Set(

@@ -6,7 +6,7 @@ import { toPayload, type HostFormValues } from './use-host-form';
 
 const SUCCESS_MS = 5000;
 
-/** Test Connection with the texts of spec 1 §2 and §8; the success line stays 5 s. */
+/** Test Connection with its success and failure texts; the success line stays 5 s. */
 export function TestConnection({
   values,
   storedSecure,

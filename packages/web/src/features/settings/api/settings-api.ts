@@ -40,7 +40,7 @@ export function useUpdateSettings() {
   });
 }
 
-/** Hides the sidebar's update card for one version (spec 3 §7). */
+/** Hides the sidebar's update card for one version. */
 export function useDismissUpdate() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -3,7 +3,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { ReleaseNotes } from './release-notes';
 
 /**
- * What changed in a version. As the upgrade notice (spec 3 §2) it welcomes the user to the
+ * What changed in a version. As the upgrade notice it welcomes the user to the
  * new version; from the sidebar's version it is simply the release notes.
  */
 export function ReleaseNotesDialog({

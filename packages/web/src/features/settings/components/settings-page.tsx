@@ -25,7 +25,7 @@ function TabLoading() {
   );
 }
 
-/** /settings: the five tabs of spec 3 §2; the tab is in the URL (`?tab=system`). */
+/** /settings: the five settings tabs; the tab is in the URL (`?tab=system`). */
 export function SettingsPage() {
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');

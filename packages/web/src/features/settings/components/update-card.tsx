@@ -5,7 +5,7 @@ import { errorText } from '@/lib/api-client';
 import { useDismissUpdate, useSettings } from '../api/settings-api';
 
 /**
- * The sidebar's card about a newer Berth (spec 3 §2): shown while the release feed knows a
+ * The sidebar's card about a newer Berth: shown while the release feed knows a
  * newer version that was not dismissed; a dismissal holds for that version only.
  */
 export function UpdateCard({ collapsed, enabled }: { collapsed: boolean; enabled: boolean }) {

@@ -7,7 +7,7 @@ const ReleaseNotesDialog = lazy(async () => ({
   default: (await import('./release-notes-dialog')).ReleaseNotesDialog,
 }));
 
-/** After an upgrade, what changed in this version; dismissed on close (spec 3 §2, §7). */
+/** After an upgrade, what changed in this version; dismissed on close. */
 export function UpgradeNotice({ enabled }: { enabled: boolean }) {
   const notice = useQuery({ ...upgradeNoticeQueryOptions(), enabled }).data;
   const dismiss = useDismissUpgradeNotice();

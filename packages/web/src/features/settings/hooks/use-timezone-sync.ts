@@ -8,7 +8,7 @@ export function browserTimezoneOffset(): number {
 
 /**
  * After sign-in, compares the browser's offset with the stored timezone_offset and saves it
- * when it differs (spec 3 §7); blackout windows are evaluated with it. Failures are only
+ * when it differs; blackout windows are evaluated with it. Failures are only
  * logged; the next page load tries again.
  */
 export function useTimezoneSync(enabled: boolean) {

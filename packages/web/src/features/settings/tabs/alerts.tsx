@@ -26,7 +26,7 @@ const NEW_WINDOW: BlackoutWindow = {
   days: [0, 1, 2, 3, 4],
 };
 
-/** Settings → Alerts: blackout windows and alert message templates (spec 3 §2, §3, §5). */
+/** Settings → Alerts: blackout windows and alert message templates. */
 export default function AlertsSettingsTab() {
   const settings = useSettings().data;
   if (settings === undefined) return <p className="text-sm text-slate-400">Loading…</p>;

@@ -6,7 +6,7 @@ import { SettingRow, SettingsSection } from '../components/setting-row';
 
 type DashboardKey = 'showKpiBar' | 'showStatsWidgets' | 'optimizedLoading';
 
-/** Spec 3 §2 defaults: KPI bar on, stats widgets off, optimized loading on. */
+/** The defaults: KPI bar on, stats widgets off, optimized loading on. */
 const DASHBOARD_DEFAULTS: Record<DashboardKey, boolean> = {
   showKpiBar: true,
   showStatsWidgets: false,

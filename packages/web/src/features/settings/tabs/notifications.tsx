@@ -60,7 +60,7 @@ type DialogState =
   | { mode: 'delete'; channel: NotificationChannel }
   | null;
 
-/** Settings → Notifications: channels (spec 3 §2, §3, §5, §8). */
+/** Settings → Notifications: channels. */
 export default function NotificationsSettingsTab() {
   const list = useQuery(notificationChannelsQueryOptions());
   const { update, test } = useChannelMutations();

@@ -91,7 +91,7 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
   },
 ];
 
-/** The toast for a value the bounds refuse (spec 3 §5 gives the health check its own text). */
+/** The toast for a value the bounds refuse (the health check timeout has its own text). */
 function refuse(field: NumberField, message: string) {
   if (field.key === 'health_check_timeout_seconds') toast.error(message);
   else toast.error(`Failed to update ${field.label.toLowerCase()}`, { description: message });
@@ -204,7 +204,7 @@ function AutoRestartDefault({ settings }: { settings: GlobalSettings }) {
   );
 }
 
-/** The System tab (spec 3 §2, bounds of §5): numbers save on blur, the switch on change. */
+/** The System tab, within the settings' bounds: numbers save on blur, the switch on change. */
 export default function SystemSettingsTab() {
   const settings = useSettings();
   if (settings.isError)

@@ -21,7 +21,7 @@ type CredentialDialog =
   | { mode: 'delete'; credential: RegistryCredential }
   | null;
 
-/** Registry credentials with add, edit and delete dialogs (spec 3 §2). */
+/** Registry credentials with add, edit and delete dialogs. */
 export function RegistryCredentials() {
   const list = useQuery(registryCredentialsQueryOptions());
   const [dialog, setDialog] = useState<CredentialDialog>(null);

@@ -23,7 +23,7 @@ const CATEGORY_LABEL: Record<UpdatePolicyCategory, string> = {
   custom: 'Custom patterns',
 };
 
-/** The update policy categories and custom patterns (spec 3 §2, §3). */
+/** The update policy categories and custom patterns. */
 export function PoliciesEditor() {
   const policies = useQuery(updatePoliciesQueryOptions());
   const toggle = useToggleCategory();

@@ -11,7 +11,7 @@ import { SettingRow, SettingsSection } from '../components/setting-row';
 import { PoliciesEditor } from './updates-policies';
 import { RegistryCredentials } from './updates-credentials';
 
-/** Settings → Container Updates (spec 3 §2). */
+/** Settings → Container Updates. */
 export default function UpdatesSettingsTab() {
   const settings = useSettings().data;
   const update = useUpdateSettings();

@@ -7,10 +7,10 @@ import { AlertPanel } from '@/components/alert-panel';
 import { alertListQueryOptions } from '@/lib/alerts';
 import { errorText } from '@/lib/api-client';
 
-/** Spec 2 §9: the Alerts tab shows 10 a page. */
+/** The Alerts tab shows 10 a page. */
 const PAGE_SIZE = 10;
 
-/** The container detail dialog's Alerts tab (spec 2 §2.4): its alerts and the detail panel. */
+/** The container detail dialog's Alerts tab: its alerts and the detail panel. */
 export function AlertsTab({ container: c }: { container: Container }) {
   const scopeId = containerScopeId(c.host_id, c.name);
   const [page, setPage] = useState(1);

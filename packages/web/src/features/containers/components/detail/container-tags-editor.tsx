@@ -10,7 +10,7 @@ import {
   usePatchContainerTags,
 } from '../../api/container-settings-api';
 
-/** Spec 2 §5: the container editor keeps at most 20 tags. */
+/** The container editor keeps at most 20 tags. */
 const MAX_TAGS = 20;
 const MAX_LENGTH = 24;
 

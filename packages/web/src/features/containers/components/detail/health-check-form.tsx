@@ -15,7 +15,7 @@ import type { HealthCheckFormValues } from '../../lib/health-check-form';
 
 type Values = HealthCheckFormValues;
 
-/** The Health Check tab's Configuration section (spec 2 §2.4) and the help beneath it. */
+/** The Health Check tab's Configuration section and the help beneath it. */
 export function HealthCheckForm({
   form,
   setForm,

@@ -20,12 +20,12 @@ import {
 import { HealthCheckForm, HelpBox } from './health-check-form';
 import { AddressNote, HealthStats, StatusBanner } from './health-check-status';
 
-/** Spec 2 §2.4 Health Check tab: banner, Check Now and Save Changes, stats, form, help. */
+/** The Health Check tab: banner, Check Now and Save Changes, stats, form, help. */
 export function HealthCheckTab({ container: c }: { container: Container }) {
   useHealthCheckLiveRefresh(c);
   const query = useHealthCheck(c);
   if (query.isPending) return <p className="text-sm text-slate-400">Loading health check…</p>;
-  // On failure a disabled default is used (spec 2 §7).
+  // On failure a disabled default is used.
   const check = query.data ?? defaultHealthCheck(c);
   return <HealthCheckBody key={check.configured ? 'saved' : 'new'} container={c} check={check} />;
 }

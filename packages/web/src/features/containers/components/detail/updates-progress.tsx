@@ -3,7 +3,7 @@ import { cn } from '@/lib/cn';
 
 const LAYER_LIST = 15;
 
-/** Layer status colours of spec 2 §2.4. */
+/** A layer's colour by its pull status. */
 export function layerColour(status: string): string {
   if (status === 'Pull complete' || status === 'Download complete') return 'text-green-400';
   if (status === 'Already exists') return 'text-green-700';
@@ -23,7 +23,7 @@ export type Layers = LiveMessageOf<'container_update_layer_progress'>['data'];
 export const pullLine = (stage: Stage, layers: Layers | null): Layers | null =>
   layers !== null && (stage.stage === 'pulling' || layers.overall_progress >= 100) ? layers : null;
 
-/** An update's live progress: stage, bar, and the first layers (spec 2 §2.4). */
+/** An update's live progress: stage, bar, and the first layers. */
 export function ProgressPanel({
   stage,
   layers,

@@ -17,7 +17,7 @@ const POLICY_LABEL: Record<UpdatePolicyValue, string> = {
   block: 'Block',
 };
 
-/** Update Settings: the Auto-update switch, Tracking Mode and Update Policy (spec 2 §2.4). */
+/** Update Settings: the Auto-update switch, Tracking Mode and Update Policy. */
 export function UpdateSettings({
   container: c,
   status,

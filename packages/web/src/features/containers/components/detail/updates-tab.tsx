@@ -41,7 +41,7 @@ const BANNER_TONE = {
 const CHECK_COOLDOWN_MS = 5000;
 const CLEAR_AFTER_MS = 3000;
 
-/** The container detail dialog's Updates tab (spec 2 §2.4). */
+/** The container detail dialog's Updates tab. */
 export function UpdatesTab({ container: c }: { container: Container }) {
   const qc = useQueryClient();
   const statusQuery = useQuery(updateStatusQueryOptions(c));
