@@ -18,7 +18,7 @@ export const containerScopeId = (hostId: string, containerName: string): string 
   `${hostId}:${containerName}`;
 
 /**
- * An alert raised by a rule (spec 3 §3). One is open per rule and scope at a time; while
+ * An alert raised by a rule. One is open per rule and scope at a time; while
  * it stays open `last_seen`, `current_value` and `occurrences` move instead of new alerts.
  */
 export const alertSchema = lazySchema(() =>
@@ -52,7 +52,7 @@ export type Alert = z.infer<typeof alertSchema>;
 
 export const MAX_ALERTS_PAGE_SIZE = 500;
 
-/** GET /api/alerts/ (spec 3 §7). */
+/** GET /api/alerts/: a filtered, sorted page of alerts. */
 export const alertListQuerySchema = lazySchema(() =>
   z.strictObject({
     state: alertStateSchema.optional(),

@@ -27,7 +27,7 @@ import { containerKey } from '@/lib/container-sort';
 import { containersQueryOptions } from '@/lib/queries';
 import { AlertStateBadge, SeverityBadge, alertScopeLabel } from './alert-badges';
 
-/** Spec 3 §2: related events 15 minutes either side of first and last seen, at most 50. */
+/** Related events 15 minutes either side of first and last seen, at most 50. */
 const RELATED_WINDOW_MS = 15 * 60_000;
 const RELATED_LIMIT = 50;
 
@@ -56,7 +56,7 @@ const relatedEventsQueryOptions = (a: Alert) => ({
 });
 
 /**
- * The alert detail side panel (spec 3 §2): snooze, unsnooze, resolve with confirmation,
+ * The alert detail side panel: snooze, unsnooze, resolve with confirmation,
  * annotations, related events and links to the scope's events, the rule, host and container.
  */
 export function AlertPanel({ alertId, onClose }: { alertId: string; onClose: () => void }) {

@@ -33,7 +33,7 @@ const FIRST: Record<HostContainerSort, ((a: Container, b: Container) => number) 
 };
 
 /**
- * The per-host container order of spec 1 §4: state puts running first then names; cpu and
+ * The per-host container order: state puts running first then names; cpu and
  * memory high to low; start_time newest first (falling back to names when unknown). Fifty
  * dashboard cards sort on every live message: the lower-cased names are made once per
  * container, not twice per comparison.

@@ -54,7 +54,7 @@ export const hostsQueryOptions = () =>
     refetchInterval: 60_000,
   });
 
-/** One host, refreshed every 2 s while a drawer or modal shows it (spec 1 §2). */
+/** One host, refreshed every 2 s while a drawer or modal shows it. */
 export const hostDetailQueryOptions = (hostId: string) =>
   queryOptions({
     queryKey: ['hosts', 'detail', hostId],
@@ -149,7 +149,7 @@ export function shareContainersEntry(previous: unknown, next: unknown): unknown 
   return keys.length === Object.keys(a).length && keys.every((k) => a[k] === b[k]) ? a : b;
 }
 
-/** Every container (spec 2 §2.2); the query every container screen starts from. */
+/** Every container; the query every container screen starts from. */
 export const containersQueryOptions = () =>
   queryOptions({
     ...containersEntryOptions(),
@@ -210,7 +210,7 @@ export const hostEventsQueryOptions = (hostId: string, limit: number) =>
     refetchInterval: 3000,
   });
 
-/** Events of one container, newest first (spec 2 §2.4: the Events tab fetches 200). */
+/** Events of one container, newest first (the Events tab fetches 200). */
 export const containerEventsQueryOptions = (hostId: string, containerId: string, limit: number) =>
   queryOptions({
     queryKey: ['events', 'container', hostId, containerId, limit],

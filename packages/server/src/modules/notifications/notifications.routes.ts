@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { NotificationsService } from './notifications.service.js';
 
-/** Notification channels and templates (spec 3 §7). */
+/** Notification channels and templates. */
 export function notificationsRoutes(
   app: FastifyInstance,
   opts: { notifications: NotificationsService },

@@ -27,10 +27,10 @@ import { cn } from '@/lib/cn';
 import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
 import { AlertFilterButtons, readAlertFilters } from './alert-filters';
 
-/** Spec 3 §9: 20 alerts a page. */
+/** The Alerts page lists 20 alerts a page. */
 const PAGE_SIZE = 20;
 
-/** The Alerts page (spec 3 §2): counts, filters, the list with bulk actions, the detail panel. */
+/** The Alerts page: counts, filters, the list with bulk actions, the detail panel. */
 export function AlertsPage() {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readAlertFilters(params), [params]);
@@ -195,7 +195,7 @@ function SummaryCard({
   );
 }
 
-/** Snooze or resolve every selected alert (spec 3 §2); resolved ones are skipped. */
+/** Snooze or resolve every selected alert; resolved ones are skipped. */
 function BulkBar({
   ids,
   known,

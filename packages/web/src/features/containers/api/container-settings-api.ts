@@ -19,7 +19,7 @@ const DESIRED_LABEL: Record<DesiredState, string> = {
 
 /**
  * Applies a change to one container in the cached list at once and puts it back if the
- * server refuses (spec 2 §4: switches are optimistic).
+ * server refuses (switches are optimistic).
  */
 function useOptimisticContainer<V>(
   send: (c: Container, value: V) => Promise<unknown>,
@@ -112,7 +112,7 @@ export const usePatchContainerTags = () =>
     { ok: () => 'Container tags updated successfully', failed: 'Failed to update container tags' },
   );
 
-/** Spec 2 §7: GET /tags/suggest, debounced 200 ms, at most 10 suggestions. */
+/** GET /tags/suggest, debounced 200 ms, at most 10 suggestions. */
 const SUGGEST_DEBOUNCE_MS = 200;
 const SUGGEST_LIMIT = 10;
 

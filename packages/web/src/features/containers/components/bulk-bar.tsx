@@ -21,7 +21,7 @@ const POWER_DOING: Record<Power, string> = {
 };
 
 /**
- * The bar of actions on the selected containers (spec 2 §2.3); each starts a batch job. It
+ * The bar of actions on the selected containers; each starts a batch job. It
  * sticks to the bottom of whatever scrolls the table (the page, or the host modal).
  */
 export function BulkBar({

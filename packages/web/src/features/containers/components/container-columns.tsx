@@ -25,7 +25,7 @@ export interface RowActions {
   act: (container: Container, action: ContainerAction) => void;
   /** Opens the detail dialog on a tab. */
   open: (container: Container, tab: 'info' | 'logs' | 'updates') => void;
-  /** Spec 2 §4: every row action waits while one is pending. */
+  /** Every row action waits while one is pending. */
   busy: boolean;
   withUpdates: ReadonlySet<string>;
   /** HTTP health checks by composite key, for the Policy column's health icon. */
@@ -74,7 +74,7 @@ const HEALTH_TONE = {
   unknown: 'text-slate-400',
 } as const;
 
-/** Spec 2 §4 health-check indicator: healthy, unhealthy (with failures) or unknown. */
+/** The health-check indicator: healthy, unhealthy (with failures) or unknown. */
 function HealthIcon({ check }: { check: HealthCheckConfigs[string] | undefined }) {
   if (check?.enabled !== true) return null;
   const label =
@@ -99,7 +99,7 @@ function HealthIcon({ check }: { check: HealthCheckConfigs[string] | undefined }
 export const STATS_COLUMNS: ReadonlySet<string> = new Set(['cpu', 'ram']);
 
 /**
- * The columns of spec 2 §2.2; ids are what the saved order and visibility refer to. Each says
+ * The containers table's columns; ids are what the saved order and visibility refer to. Each says
  * which fields it `reads` (components/data-table-row.tsx), so a live message redraws the stats cells only.
  */
 export function containerColumns(actions: RowActions) {

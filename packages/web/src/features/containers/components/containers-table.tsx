@@ -18,7 +18,7 @@ import { useLiveContainer } from '../lib/live-container';
 import { containerColumns, type RowActions } from './container-columns';
 import { ColumnsCustomizer } from './columns-customizer';
 
-/** Spec 2 §9: sort, visibility and order are written 500 ms after the last change. */
+/** Sort, visibility and order are written 500 ms after the last change. */
 const SAVE_DELAY_MS = 500;
 
 const LABELS: Record<string, string> = {

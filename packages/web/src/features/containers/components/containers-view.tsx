@@ -119,7 +119,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
       mutate({ hostId: c.host_id, containerId: c.id, action: name }),
     [mutate],
   );
-  // Spec 2 §2.2: a name opens a preview (the drawer), or the full dialog with the full-details
+  // A name opens a preview (the drawer), or the full dialog with the full-details
   // mode (simplified workflow) on; the other row actions always open the full dialog.
   const simplified = prefs?.simplified_workflow ?? true;
   const { openContainer } = useContainerPanels();

@@ -5,7 +5,7 @@ export type Toggle = 'enabled' | 'disabled';
 export type StateFilter = 'running' | 'stopped';
 export type DesiredFilter = 'should_run' | 'on_demand' | 'unspecified';
 
-/** The table's filters, as spec 2 §2.2 keeps them in the query string. */
+/** The table's filters, kept in the query string so a link reopens the same view. */
 export interface ContainerFilters {
   hosts: string[];
   states: StateFilter[];
@@ -92,7 +92,7 @@ export const hasFilters = (f: ContainerFilters) =>
   f.updates ||
   f.desired.length > 0;
 
-/** Spec 2 §2.2: running is running, everything else counts as stopped. */
+/** Running is running, everything else counts as stopped. */
 export const stateGroup = (c: Container): StateFilter =>
   c.state === 'running' ? 'running' : 'stopped';
 

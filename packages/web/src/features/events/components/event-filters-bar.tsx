@@ -17,7 +17,7 @@ function withPicked(options: MultiSelectOption[], picked: readonly string[]): Mu
   return [...options, ...picked.filter((v) => !known.has(v)).map((v) => ({ value: v, label: v }))];
 }
 
-/** The Event Log's filters (spec 3 §2); the search applies on Enter. */
+/** The Event Log's filters; the search applies on Enter. */
 export function EventFiltersBar({
   filters,
   onFilters,

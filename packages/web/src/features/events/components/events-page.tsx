@@ -33,7 +33,7 @@ import {
 import { EventFiltersBar } from './event-filters-bar';
 import { EventsTable, type EventLinks } from './events-table';
 
-/** The Event Log (spec 3 §2): filters in the query string, a server-side page, CSV export. */
+/** The Event Log: filters in the query string, a server-side page, CSV export. */
 export function EventsPage() {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readFilters(params), [params]);

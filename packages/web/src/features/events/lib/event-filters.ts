@@ -8,7 +8,7 @@ import {
   type EventSortOrder,
 } from '@berth/contracts';
 
-/** Spec 3 §9: the time range options in hours; 0 is all time. */
+/** The time range options in hours; 0 is all time. */
 export const TIME_RANGES = [
   { hours: 1, label: 'Last hour' },
   { hours: 6, label: 'Last 6 hours' },
@@ -21,7 +21,7 @@ export const TIME_RANGES = [
 ] as const;
 export const DEFAULT_HOURS = 24;
 
-/** Spec 3 §3: the categories the filter offers. */
+/** The categories the filter offers. */
 export const CATEGORIES: readonly EventCategory[] = [
   'container',
   'host',
@@ -40,14 +40,14 @@ export const SEVERITIES: readonly EventSeverity[] = [
   'debug',
 ];
 
-/** Spec 3 §9: the page size before the window is measured, and after Reset. */
+/** The page size before the window is measured, and after Reset. */
 export const DEFAULT_LIMIT = 20;
 const ROW_HEIGHT = 35;
 const RESERVED_HEIGHT = 280;
 const MIN_LIMIT = 15;
 const MAX_LIMIT = 35;
 
-/** Spec 3 §9: as many 35 px rows as fit below 280 px of chrome, 15 to 35. */
+/** As many 35 px rows as fit below 280 px of chrome, 15 to 35. */
 export function limitForHeight(height: number): number {
   const rows = Math.floor((height - RESERVED_HEIGHT) / ROW_HEIGHT);
   return Math.max(MIN_LIMIT, Math.min(MAX_LIMIT, rows));
@@ -132,7 +132,7 @@ export function eventQuery(
   };
 }
 
-/** Footer texts of spec 3 §2. */
+/** The footer's 'Showing X-Y of Z events' and 'Page N of M'. */
 export function pageInfo(offset: number, limit: number, total: number) {
   const first = total === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, total);

@@ -8,7 +8,7 @@ import { hostContainersQueryOptions } from '@/lib/queries';
 
 const SHOWN = 5;
 
-/** Spec 1 §2: five containers of the host, sort saved per host (default State). */
+/** Five containers of the host, sort saved per host (default State). */
 export function HostContainersCard({ hostId }: { hostId: string }) {
   const prefs = usePreferences().data;
   const update = useUpdatePreferences();

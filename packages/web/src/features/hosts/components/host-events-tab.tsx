@@ -6,11 +6,11 @@ import { containerKey } from '@/lib/container-sort';
 import { usePreferences } from '@/lib/preferences';
 import { containersQueryOptions, hostEventsQueryOptions } from '@/lib/queries';
 
-/** Spec 2 §9: the host events view fetches 200. */
+/** The host events view fetches 200. */
 const FETCH_LIMIT = 200;
 
 /**
- * The host modal's Events tab (spec 1 §2, spec 2 §9): the host's 200 latest events, filtered,
+ * The host modal's Events tab: the host's 200 latest events, filtered,
  * sorted and paged like a container's, with the Host column in the CSV. A container that still
  * exists opens its panel.
  */

@@ -8,7 +8,7 @@ import { containerKey } from '@/lib/container-sort';
 import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
 import { ContainerPicker, MAX_SELECTED } from './container-picker';
 
-/** /logs (spec 2 §2.5): the merged logs of up to 15 containers. */
+/** /logs: the merged logs of up to 15 containers. */
 export function LogsPage() {
   const hosts = useQuery(hostsQueryOptions()).data;
   const containers = useQuery(containersQueryOptions()).data;

@@ -32,7 +32,7 @@ export const DETAIL_TABS = [
 export type DetailTab = ContainerDetailTab;
 
 /**
- * The full container view (spec 2 §2.4), for a composite key. It follows the container when
+ * The full container view, for a composite key. It follows the container when
  * it is recreated (container_recreated), and Escape or the backdrop closes it.
  */
 export function ContainerDetailDialog({

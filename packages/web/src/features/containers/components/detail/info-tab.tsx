@@ -15,7 +15,7 @@ import { PolicyRows } from '../container-settings-controls';
 import { ContainerTagsEditor } from './container-tags-editor';
 import { WebUiLink } from '../web-ui-link';
 
-/** Spec 2 §2.4: these variables say nothing about the container and are hidden. */
+/** These variables say nothing about the container and are hidden. */
 const HIDDEN_ENV = new Set(['PATH', 'HOME', 'HOSTNAME', 'TERM']);
 const SMOOTHING = 0.3;
 // Chart formatters are module-level: a new function per render would rebuild the chart.

@@ -20,10 +20,10 @@ const TABS = [
   { value: 'events', label: 'Events' },
   { value: 'logs', label: 'Logs' },
 ];
-/** Spec 2 §2.6: offered in the menu, not implemented yet (only logged). */
+/** Offered in the menu, not implemented yet (only logged). */
 const NOT_YET = ['Silence Alerts', 'Hide on Dashboard', 'Pin on Dashboard'] as const;
 
-/** The container drawer opened from host views (spec 2 §2.6). */
+/** The container drawer opened from host views. */
 export function ContainerDrawer({
   containerKey: key,
   onClose,

@@ -14,7 +14,7 @@ import { WebUiLink } from '../web-ui-link';
 
 const NO_HISTORY: number[] = [];
 
-/** Spec 2 §4: should_run makes a stopped container a warning; on_demand only informs. */
+/** should_run makes a stopped container a warning; on_demand only informs. */
 function DesiredStateNote({ container: c }: { container: Container }) {
   if (c.state === 'running') return null;
   if (c.desired_state === 'should_run') {
