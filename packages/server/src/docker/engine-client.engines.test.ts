@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointOf, readRig, rigEngine } from '../test/rig.js';
-import { createEngineClient, probeEngine, readContainerStats } from './index.js';
+import { readContainerStats } from './engine-stats.js';
+import { createEngineClient, probeEngine } from './index.js';
 
 describe('engine clients against the rig', () => {
   it.each(['local', 'plain', 'tls'] as const)(

@@ -10,12 +10,8 @@ import {
   type FakeEngine,
 } from '../test/fake-engines.js';
 import { endpointOf, rigEngine } from '../test/rig.js';
-import {
-  createEngineClient,
-  describeEngineError,
-  probeEngine,
-  readContainerStats,
-} from './index.js';
+import { readContainerStats } from './engine-stats.js';
+import { createEngineClient, describeEngineError, probeEngine } from './index.js';
 
 const MiB = 1024 * 1024;
 let fake: FakeEngine | undefined;

@@ -3,12 +3,7 @@ import type Docker from 'dockerode';
 import { silentEngineMessage } from './engine-agent.js';
 import { limitsOf } from './engine-client.js';
 import { EngineError } from './engine-errors.js';
-
-export interface ContainerLogsQuery {
-  tail: number;
-  /** Unix seconds. */
-  since?: number | undefined;
-}
+import type { ContainerLogsQuery } from './engine-types.js';
 
 /**
  * Reads a container's logs (stdout, stderr, timestamps, no follow) as a stream, chunk by

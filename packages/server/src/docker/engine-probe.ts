@@ -1,4 +1,5 @@
-import { createEngineClient, type EngineEndpoint } from './engine-client.js';
+import { openEngine } from './dockerode-engine.js';
+import type { EngineEndpoint } from './engine-client.js';
 import { describeEngineError, EngineError, NOT_DOCKER } from './engine-errors.js';
 
 export interface EngineProbe {
@@ -17,8 +18,7 @@ export async function probeEngine(
 ): Promise<EngineProbe> {
   let version: unknown;
   try {
-    const docker = createEngineClient(endpoint, { timeoutMs });
-    version = await docker.version();
+    version = await openEngine(endpoint, { timeoutMs }).version();
   } catch (err) {
     if (err instanceof Error && err.message.startsWith('Unsupported engine address'))
       throw new EngineError(err.message);

@@ -19,5 +19,8 @@ export {
   type EngineEventQuery,
   type EngineEventStream,
 } from './event-stream.js';
-export { readContainerLogs, type ContainerLogsQuery } from './engine-logs.js';
+export { readContainerLogs } from './engine-logs.js';
 export { readContainerStats } from './engine-stats.js';
+export type { Engine } from './engine.js';
+export { openEngine } from './dockerode-engine.js';
+export type * from './engine-types.js';
