@@ -19,8 +19,6 @@ export {
   type EngineEventQuery,
   type EngineEventStream,
 } from './event-stream.js';
-export { readContainerLogs } from './engine-logs.js';
-export { readContainerStats } from './engine-stats.js';
 export type { Engine } from './engine.js';
 export { openEngine } from './dockerode-engine.js';
 export type * from './engine-types.js';

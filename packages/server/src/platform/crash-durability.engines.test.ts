@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Container, GlobalSettings, Host } from '@berth/contracts';
 import SQLite from 'better-sqlite3';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../docker/index.js';
 import { readRig, rigEngine } from '../test/rig.js';
 import {
   ensureServerBuilt,
@@ -24,7 +24,7 @@ import { waitFor } from '../test/wait.js';
  * transactions on power loss, never on a process kill: the WAL is in the OS cache.)
  */
 const plain = rigEngine('plain');
-const docker = new Docker({ socketPath: plain.socket.replace('unix://', '') });
+const engine = openEngine({ url: plain.socket });
 const label = `berth-crash-${randomBytes(3).toString('hex')}`;
 const SETTINGS_LANES = {
   timezone_offset: (n: number) => (n % 1500) - 720,
@@ -68,14 +68,14 @@ const shortId = (id: string) => id.slice(0, 12);
 
 async function createContainers(count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const c = await docker.createContainer({
+    const id = await engine.createContainer({
       Image: readRig().images.busybox,
       Cmd: ['sleep', '600'],
       Labels: { [label]: '1' },
       name: `${label}-${i}`,
     });
-    await c.start();
-    containerIds.push(shortId(c.id));
+    containerIds.push(shortId(id));
+    await engine.startContainer(id);
   }
 }
 
@@ -114,8 +114,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopServer(server);
-  const mine = await docker.listContainers({ all: true, filters: { label: [label] } });
-  await Promise.all(mine.map((c) => docker.getContainer(c.Id).remove({ force: true })));
+  await Promise.all(
+    containerIds.map((id) => engine.removeContainer(id, { force: true }).catch(() => undefined)),
+  );
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -173,8 +173,8 @@ export class BatchService {
   ): Promise<Outcome> {
     const host = this.deps.fleet.host(item.host_id);
     if (host === undefined) return { status: 'failed', message: 'Host not found' };
-    const docker = this.deps.fleet.engine(host.id, { purpose: 'query' });
-    if (docker === null) return { status: 'failed', message: `Host ${host.name} is offline` };
+    const engine = this.deps.fleet.engine(host.id, { purpose: 'query' });
+    if (engine === null) return { status: 'failed', message: `Host ${host.name} is offline` };
     const c = this.deps.fleet.container(host.id, item.container_id);
     if (c === undefined) return { status: 'failed', message: 'Container not found' };
     const running = c.state === 'running' || c.state === 'restarting';
@@ -205,7 +205,7 @@ export class BatchService {
           };
         }
         case 'check-updates': {
-          const result = await this.deps.updates.check(c, docker);
+          const result = await this.deps.updates.check(c, engine);
           if (result.kind === 'local')
             return { status: 'skipped', message: 'Local image: no registry digest to compare' };
           return {

@@ -115,9 +115,9 @@ export class AutoRestarter {
     const max = this.deps.settings.get().max_retries;
     this.episodes.set(key, { attempt, lastRestartAt: Date.now(), gaveUp: false });
     try {
-      const docker = this.deps.fleet.engine(hostId, { purpose: 'query' });
-      if (docker === null) throw new Error(`host ${c.hostName} is offline`);
-      await docker.getContainer(c.fullId).start();
+      const engine = this.deps.fleet.engine(hostId, { purpose: 'query' });
+      if (engine === null) throw new Error(`host ${c.hostName} is offline`);
+      await engine.startContainer(c.fullId);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       if (attempt < max)

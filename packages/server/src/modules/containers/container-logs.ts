@@ -1,7 +1,6 @@
 import type { ContainerLogsResponse } from '@berth/contracts';
 import { conflict, notFound, tooManyRequests } from '../../platform/http-errors.js';
 import type { Fleet } from '../monitor/index.js';
-import { readContainerLogs } from '../../docker/index.js';
 import { LogFrameReader } from './log-frames.js';
 
 /** A viewer polls every 2 s; this allows bursts (tail changes, manual refresh) but not floods. */
@@ -25,13 +24,13 @@ export class ContainerLogsService {
     if (host === undefined) throw notFound('Host not found');
     const c = this.fleet.container(hostId, containerId);
     if (c === undefined) throw notFound('Container not found');
-    const docker = this.fleet.engine(hostId, { purpose: 'query' });
-    if (docker === null) throw conflict(`Host ${host.name} is offline`);
+    const engine = this.fleet.engine(hostId, { purpose: 'query' });
+    if (engine === null) throw conflict(`Host ${host.name} is offline`);
     const since = query.since === undefined ? undefined : toUnixSeconds(query.since);
     try {
       // Streamed and bounded as it arrives: a log answer can be far larger than memory allows.
       const reader = new LogFrameReader();
-      await readContainerLogs(docker, c.fullId, { tail: query.tail, since }, (chunk) =>
+      await engine.containerLogs(c.fullId, { tail: query.tail, since }, (chunk) =>
         reader.push(chunk),
       );
       return { container_id: c.id, container_name: c.name, logs: reader.end() };

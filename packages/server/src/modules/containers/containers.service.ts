@@ -6,8 +6,7 @@ import {
   type ContainerAction,
   type ContainerActionResponse,
 } from '@berth/contracts';
-import type Docker from 'dockerode';
-import { describeEngineError } from '../../docker/index.js';
+import { describeEngineError, type Engine } from '../../docker/index.js';
 import { conflict, HttpError, notFound } from '../../platform/http-errors.js';
 import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
@@ -25,28 +24,21 @@ function refusal(action: ContainerAction, c: ContainerSnapshot): string | null {
   return null;
 }
 
-async function perform(docker: Docker, fullId: string, action: ContainerAction): Promise<void> {
-  const container = docker.getContainer(fullId);
+function perform(engine: Engine, fullId: string, action: ContainerAction): Promise<void> {
   switch (action) {
     case 'start':
-      await container.start();
-      return;
-    // No `t`: the engine waits the container's own stop timeout, as `docker stop` does.
+      return engine.startContainer(fullId);
+    // No timeout: the engine waits the container's own stop timeout, as `docker stop` does.
     case 'stop':
-      await container.stop();
-      return;
+      return engine.stopContainer(fullId);
     case 'restart':
-      await container.restart();
-      return;
+      return engine.restartContainer(fullId);
     case 'pause':
-      await container.pause();
-      return;
+      return engine.pauseContainer(fullId);
     case 'unpause':
-      await container.unpause();
-      return;
+      return engine.unpauseContainer(fullId);
     case 'remove':
-      await container.remove({ force: true });
-      return;
+      return engine.removeContainer(fullId, { force: true });
   }
 }
 
@@ -100,8 +92,8 @@ export class ContainersService {
   ): Promise<ContainerActionResponse> {
     const host = this.fleet.host(hostId);
     if (host === undefined) throw notFound('Host not found');
-    const docker = this.fleet.engine(hostId, { purpose: 'action' });
-    if (docker === null) throw conflict(`Host ${host.name} is offline`);
+    const engine = this.fleet.engine(hostId, { purpose: 'action' });
+    if (engine === null) throw conflict(`Host ${host.name} is offline`);
     const c = this.fleet.container(hostId, containerId);
     if (c === undefined) throw notFound('Container not found');
     // The update owns the container and its backup until it ends: a start of the stopped
@@ -111,7 +103,7 @@ export class ContainersService {
     const why = refusal(action, c);
     if (why !== null) throw conflict(why);
     try {
-      await perform(docker, c.fullId, action);
+      await perform(engine, c.fullId, action);
     } catch (err) {
       throw engineFailure(err, action, host.name);
     }

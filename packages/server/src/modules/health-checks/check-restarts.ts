@@ -118,9 +118,9 @@ export class HealthRestarts {
     e.guard.record();
     const attempt = e.guard.episodeAttempts;
     try {
-      const docker = this.deps.fleet.engine(hostId, { purpose: 'action' });
-      if (docker === null) throw new Error(`host ${c.hostName} is offline`);
-      await docker.getContainer(c.fullId).restart();
+      const engine = this.deps.fleet.engine(hostId, { purpose: 'action' });
+      if (engine === null) throw new Error(`host ${c.hostName} is offline`);
+      await engine.restartContainer(c.fullId);
       await this.deps.fleet.refresh(hostId, c.id).catch(() => null);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);

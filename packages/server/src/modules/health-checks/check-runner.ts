@@ -65,16 +65,12 @@ export class CheckRunner {
     if (!url.includes(CONTAINER_IP_PLACEHOLDER)) return url;
     let ip = this.ipCache.get(c.fullId);
     if (ip === undefined) {
-      const docker = this.fleet.engine(hostId, { purpose: 'query' });
-      if (docker === null) throw new Error(`Host ${c.hostName} is offline`);
-      const info = await docker.getContainer(c.fullId).inspect();
+      const engine = this.fleet.engine(hostId, { purpose: 'query' });
+      if (engine === null) throw new Error(`Host ${c.hostName} is offline`);
+      const settings = (await engine.inspectContainer(c.fullId)).NetworkSettings;
       // Newer engines drop the top-level IPAddress; the networks carry the address.
-      const settings = info.NetworkSettings as {
-        IPAddress?: string;
-        Networks?: Record<string, { IPAddress: string }>;
-      };
-      const nets = Object.values(settings.Networks ?? {});
-      ip = settings.IPAddress || nets.map((n) => n.IPAddress).find((a) => a !== '') || '';
+      const nets = Object.values(settings.Networks);
+      ip = settings.IPAddress || nets.map((n) => n.IPAddress ?? '').find((a) => a !== '') || '';
       if (ip === '') throw new Error('The container has no IP address for {container_ip}');
       this.ipCache.set(c.fullId, ip);
     }

@@ -62,12 +62,10 @@ function harness(window: { windowMs: number; max: number }) {
     },
     refresh: () => Promise.resolve(container),
     engine: () => ({
-      getContainer: () => ({
-        restart: () => {
-          restarts.push(Date.now());
-          return Promise.resolve();
-        },
-      }),
+      restartContainer: () => {
+        restarts.push(Date.now());
+        return Promise.resolve();
+      },
     }),
   } as unknown as Fleet;
   const events: EventInput[] = [];

@@ -1,5 +1,4 @@
-import type Docker from 'dockerode';
-import { createEngineClient } from '../../docker/index.js';
+import { openEngine, type Engine } from '../../docker/index.js';
 import type { HostStatsCollector } from '../stats/index.js';
 import type { ContainerPicture } from './container-picture.js';
 import { driftRecords, engineEventRecord } from './container-records.js';
@@ -41,8 +40,8 @@ export class ContainerSync {
     private readonly picture: ContainerPicture,
     private readonly stats: HostStatsCollector,
     private readonly ctx: SupervisorContext,
-    /** The connected client, or null before the first connect. */
-    private readonly docker: () => Docker | null,
+    /** The connected engine, or null before the first connect. */
+    private readonly engine: () => Engine | null,
   ) {}
 
   /**
@@ -67,8 +66,8 @@ export class ContainerSync {
    * Lists and inspects every container after the events queued so far; events that arrive
    * meanwhile wait and are applied on top. After a reconnect, differences become events.
    */
-  resync(current: StillCurrent, docker: Docker): Promise<void> {
-    return this.serially(() => this.relist(current, docker));
+  resync(current: StillCurrent, engine: Engine): Promise<void> {
+    return this.serially(() => this.relist(current, engine));
   }
 
   /** A new endpoint: the next resync is a first one again (no drift to report). */
@@ -181,8 +180,8 @@ export class ContainerSync {
     this.pendingSave = null;
   }
 
-  private async relist(current: StillCurrent, docker: Docker): Promise<void> {
-    const listed = await docker.listContainers({ all: true });
+  private async relist(current: StillCurrent, engine: Engine): Promise<void> {
+    const listed = await engine.listContainers();
     const fresh = new Map<string, Readonly<EngineContainer>>();
     const queue = listed.map((c) => c.Id);
     const worker = async () => {
@@ -208,9 +207,7 @@ export class ContainerSync {
   private async inspect(fullId: string): Promise<EngineContainer | null> {
     try {
       return fromInspect(
-        await (this.docker() ?? createEngineClient(this.host().endpoint))
-          .getContainer(fullId)
-          .inspect(),
+        await (this.engine() ?? openEngine(this.host().endpoint)).inspectContainer(fullId),
       );
     } catch {
       return null; // removed in the meantime

@@ -1,5 +1,5 @@
 import type { ContainerState } from '@berth/contracts';
-import type { ContainerInspectInfo } from 'dockerode';
+import type { ContainerDetails } from '../../docker/index.js';
 
 /** What the monitor knows of one container, from `inspect` and the event stream. */
 export interface EngineContainer {
@@ -42,7 +42,7 @@ const time = (t: string | undefined) =>
   t === undefined || t === '' || t.startsWith('0001-') ? null : t;
 
 /** Maps an inspect answer onto the monitor's model. */
-export function fromInspect(info: ContainerInspectInfo): EngineContainer {
+export function fromInspect(info: ContainerDetails): EngineContainer {
   const status = info.State.Status;
   const health = info.State.Health?.Status;
   return {
@@ -67,25 +67,20 @@ export function fromInspect(info: ContainerInspectInfo): EngineContainer {
   };
 }
 
-/** Set only when the image or the run names one; the type definitions leave it out. */
-function stopSignalOf(info: ContainerInspectInfo): string | null {
-  const signal = (info.Config as { StopSignal?: unknown }).StopSignal;
+/** Set only when the image or the run names one. */
+function stopSignalOf(info: ContainerDetails): string | null {
+  const signal = info.Config.StopSignal;
   return typeof signal === 'string' && signal !== '' ? signal : null;
 }
 
-/** Images without labels report null, which the type definitions leave out. */
+/** Images without labels report null. */
 function labelsOf(labels: Record<string, string> | null | undefined): Record<string, string> {
   return labels ?? {};
 }
 
-function portsOf(info: ContainerInspectInfo): string[] {
+function portsOf(info: ContainerDetails): string[] {
   const ports: string[] = [];
-  // Unpublished ports map to null, which the type definitions leave out.
-  const bindings = info.NetworkSettings.Ports as unknown as Record<
-    string,
-    { HostIp: string; HostPort: string }[] | null
-  >;
-  for (const [containerPort, hostBindings] of Object.entries(bindings)) {
+  for (const [containerPort, hostBindings] of Object.entries(info.NetworkSettings.Ports)) {
     if (hostBindings === null || hostBindings.length === 0) {
       ports.push(containerPort);
       continue;

@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import type { EngineDisk } from './fleet.js';
 
 export const DISK_UNAVAILABLE = 'The disk figure is not available for this host';
@@ -9,12 +9,11 @@ export const DISK_UNAVAILABLE = 'The disk figure is not available for this host'
  * users). Only a unix-socket engine runs on this machine, and only if its data root is
  * visible here can its disk be read; anything else says so instead of guessing.
  */
-export async function measureEngineDisk(url: string, docker: Docker | null): Promise<EngineDisk> {
-  if (!url.startsWith('unix://') || docker === null)
+export async function measureEngineDisk(url: string, engine: Engine | null): Promise<EngineDisk> {
+  if (!url.startsWith('unix://') || engine === null)
     return { unavailable: `${DISK_UNAVAILABLE} (only a local unix-socket engine can be measured)` };
   try {
-    const info = (await docker.info()) as { DockerRootDir?: string };
-    const path = info.DockerRootDir;
+    const path = (await engine.info()).DockerRootDir;
     if (path === undefined || path === '') return { unavailable: DISK_UNAVAILABLE };
     const fs = await statfs(path);
     const used = fs.blocks - fs.bfree;

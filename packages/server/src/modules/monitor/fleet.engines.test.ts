@@ -63,10 +63,10 @@ describe('the Fleet', () => {
     expect(fleet.container(host.id, id)?.state).toBe('running');
   });
 
-  it('hands out engine clients by purpose, and none for an unknown host', async () => {
-    const docker = fleet.engine(host.id, { purpose: 'query' });
-    expect(docker).not.toBeNull();
-    expect(String(await docker?.ping())).toBe('OK');
+  it('hands out engines by purpose, and none for an unknown host', async () => {
+    const engine = fleet.engine(host.id, { purpose: 'query' });
+    expect(engine).not.toBeNull();
+    await expect(engine?.ping()).resolves.toBeUndefined();
     expect(fleet.engine(host.id, { purpose: 'action' })).not.toBeNull();
     expect(fleet.engine('nope', { purpose: 'query' })).toBeNull();
   });

@@ -1,5 +1,5 @@
 import type { Container, HostStatus } from '@berth/contracts';
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import type { EngineContainer } from './engine-container.js';
 
 // The monitor as every other module sees it: read-mostly snapshots, engine clients by
@@ -21,7 +21,7 @@ export interface FleetHost {
 }
 
 /**
- * What an engine client is for. `query` answers within the connection timeout; `action`
+ * What an engine is asked for. `query` answers within the connection timeout; `action`
  * may be held for a container's whole stop timeout (stop, restart), so it waits longer.
  */
 export type EnginePurpose = 'query' | 'action';
@@ -70,8 +70,8 @@ export interface Fleet {
   containerByName(hostId: string, name: string): ContainerSnapshot | undefined;
   /** Every container of every reachable host, or of one host. */
   containers(hostId?: string): ContainerSnapshot[];
-  /** A client for the host's engine; null when the host is unknown or offline. */
-  engine(hostId: string, options: { purpose: EnginePurpose }): Docker | null;
+  /** The host's engine; null when the host is unknown or offline. */
+  engine(hostId: string, options: { purpose: EnginePurpose }): Engine | null;
   /** Re-reads one container after an action, so answers and pushes carry its new state. */
   refresh(hostId: string, containerId: string): Promise<ContainerSnapshot | null>;
   /** Containers in the API's shape, with Berth's settings and live stats. */

@@ -1,7 +1,6 @@
-import type { ContainerInspectInfo } from 'dockerode';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, EngineEventHandlers } from '../../docker/index.js';
+import type { ContainerDetails, EngineEvent, EngineEventHandlers } from '../../docker/index.js';
 import type { StatsSource } from '../stats/index.js';
 import { waitFor } from '../../test/wait.js';
 import { HostSupervisor } from './host-supervisor.js';
@@ -23,36 +22,29 @@ const engine = vi.hoisted(() => ({
 
 vi.mock('../../docker/index.js', async (original) => ({
   ...(await original<typeof import('../../docker/index.js')>()),
-  createEngineClient: () => ({
+  openEngine: () => ({
     info: () =>
       Promise.resolve({ NCPU: 2, MemTotal: 2 ** 30, SystemTime: new Date().toISOString() }),
     version: () => Promise.resolve({ Version: '27.0.0' }),
-    ping: () => Promise.resolve('OK'),
+    ping: () => Promise.resolve(),
     listContainers: () =>
       new Promise<{ Id: string }[]>((resolve) => {
         engine.answerList = (ids) => resolve(ids.map((Id) => ({ Id })));
       }),
-    getContainer: (id: string) => ({
-      inspect: () => {
-        const info = engine.containers.get(id);
-        return new Promise((resolve, reject) =>
-          setTimeout(
-            () => (info === undefined ? reject(new Error('no such container')) : resolve(info)),
-            engine.inspectDelayMs,
-          ),
-        );
-      },
-    }),
+    inspectContainer: (id: string) => {
+      const info = engine.containers.get(id);
+      return new Promise((resolve, reject) =>
+        setTimeout(
+          () => (info === undefined ? reject(new Error('no such container')) : resolve(info)),
+          engine.inspectDelayMs,
+        ),
+      );
+    },
+    events: (_query: unknown, handlers: EngineEventHandlers) => {
+      engine.events = handlers;
+      return Promise.resolve({ close: () => undefined, droppedLines: 0 });
+    },
   }),
-  openEngineEvents: (
-    _endpoint: unknown,
-    _query: unknown,
-    _limits: unknown,
-    handlers: EngineEventHandlers,
-  ) => {
-    engine.events = handlers;
-    return Promise.resolve({ close: () => undefined, droppedLines: 0 });
-  },
 }));
 
 const inspectOf = (id: string, name: string, status: string) =>
@@ -71,7 +63,7 @@ const inspectOf = (id: string, name: string, status: string) =>
     HostConfig: { RestartPolicy: { Name: 'no' } },
     NetworkSettings: { Ports: {} },
     Mounts: [],
-  }) as unknown as ContainerInspectInfo;
+  }) as unknown as ContainerDetails;
 
 let nano = 0;
 /** An engine event stamped now (or `atMs`), each at least a millisecond after the last. */

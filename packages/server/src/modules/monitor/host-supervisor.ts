@@ -1,11 +1,10 @@
 import type { HostStatus } from '@berth/contracts';
-import type Docker from 'dockerode';
 import {
-  createEngineClient,
   describeEngineError,
   EngineError,
   NOT_DOCKER,
-  openEngineEvents,
+  openEngine,
+  type Engine,
   type EngineEventStream,
 } from '../../docker/index.js';
 import { HostStatsCollector } from '../stats/index.js';
@@ -22,15 +21,6 @@ import {
   uptimeFromProcess,
   type EngineUptime,
 } from './engine-uptime.js';
-
-/** The fields of the engine's /info answer that Berth reads. */
-interface EngineInfo {
-  NCPU?: number;
-  MemTotal?: number;
-  SystemTime?: string;
-  OperatingSystem?: string;
-  KernelVersion?: string;
-}
 
 const HEARTBEAT_MS = 3000;
 const MAX_BACKOFF_MS = 10_000;
@@ -52,8 +42,8 @@ export class HostSupervisor {
   /** The live picture of the engine's containers. */
   readonly containers: ContainerPicture;
 
-  private docker: Docker | null = null;
-  private actionDocker: Docker | null = null;
+  private queryEngine: Engine | null = null;
+  private actionEngine: Engine | null = null;
   private stream: EngineEventStream | null = null;
   private generation = 0;
   private attempts = 0;
@@ -75,7 +65,7 @@ export class HostSupervisor {
       this.containers,
       this.stats,
       ctx,
-      () => this.docker,
+      () => this.queryEngine,
     );
   }
 
@@ -99,27 +89,27 @@ export class HostSupervisor {
     return this.processUptime ?? uptimeFromContainers(this.containers.values());
   }
 
-  engine(purpose: EnginePurpose): Docker | null {
+  engine(purpose: EnginePurpose): Engine | null {
     return purpose === 'action' ? this.actionClient : this.client;
   }
 
-  /** The engine client while online; null otherwise. */
-  get client(): Docker | null {
-    return this.status === 'offline' ? null : this.docker;
+  /** The engine while online; null otherwise. */
+  get client(): Engine | null {
+    return this.status === 'offline' ? null : this.queryEngine;
   }
 
   /**
-   * A client for calls the engine may hold for a container's whole stop timeout (stop,
+   * An engine for calls the engine may hold for a container's whole stop timeout (stop,
    * restart): the usual connection timeout would cut them off and report a failure for an
    * action that is still going on.
    */
-  get actionClient(): Docker | null {
+  get actionClient(): Engine | null {
     if (this.client === null) return null;
-    this.actionDocker ??= createEngineClient(this.host.endpoint, {
+    this.actionEngine ??= openEngine(this.host.endpoint, {
       timeoutMs: this.ctx.timeoutMs() + MAX_STOP_WAIT_MS,
       connectTimeoutMs: this.ctx.timeoutMs(),
     });
-    return this.actionDocker;
+    return this.actionEngine;
   }
 
   start(): void {
@@ -150,11 +140,11 @@ export class HostSupervisor {
 
   /** One stats pass over the running containers; a partial failure marks the host degraded. */
   async collectStats(): Promise<void> {
-    const docker = this.client;
-    if (docker === null) return;
+    const engine = this.client;
+    if (engine === null) return;
     const running = [...this.containers.values()].filter((c) => c.state === 'running');
     const { failed } = await this.stats.collect(
-      docker,
+      engine,
       running.map((c) => ({ id: c.id, fullId: c.fullId, pid: c.pid })),
     );
     if (this.status === 'offline') return;
@@ -165,10 +155,10 @@ export class HostSupervisor {
 
   /** Re-reads one container after an action, so the answer and the push carry its new state. */
   async refreshContainer(id: string): Promise<ContainerSnapshot | null> {
-    const docker = this.client;
-    if (docker === null) return null;
+    const engine = this.client;
+    if (engine === null) return null;
     try {
-      const c = this.containers.set(fromInspect(await docker.getContainer(id).inspect()));
+      const c = this.containers.set(fromInspect(await engine.inspectContainer(id)));
       return this.containers.snapshotOf(c);
     } catch {
       this.containers.delete(id);
@@ -180,18 +170,16 @@ export class HostSupervisor {
     const gen = ++this.generation;
     clearTimeout(this.retryTimer);
     try {
-      const docker = createEngineClient(this.host.endpoint, { timeoutMs: this.ctx.timeoutMs() });
-      const [info, version] = await Promise.all([
-        docker.info() as Promise<EngineInfo>,
-        docker.version(),
-      ]);
+      const engine = openEngine(this.host.endpoint, { timeoutMs: this.ctx.timeoutMs() });
+      const [info, version] = await Promise.all([engine.info(), engine.version()]);
       if (gen !== this.generation) return;
       // Another HTTP server answers 200 with a body that is not the Docker API's.
-      if (typeof (version as { Version?: unknown }).Version !== 'string') {
+      if (typeof version.Version !== 'string') {
         throw new EngineError(NOT_DOCKER);
       }
-      this.docker = docker;
-      this.actionDocker = null;
+      const dockerVersion = version.Version;
+      this.queryEngine = engine;
+      this.actionEngine = null;
       this.numCpus = info.NCPU ?? 1;
       this.totalMemory = info.MemTotal ?? this.totalMemory;
       this.lastChecked = new Date().toISOString();
@@ -202,7 +190,7 @@ export class HostSupervisor {
       this.processUptime = local === null ? null : uptimeFromProcess(local);
       await this.ctx.saveFacts(this.host.id, {
         os_version: `${info.OperatingSystem ?? 'unknown'} (${info.KernelVersion ?? 'unknown'})`,
-        docker_version: version.Version,
+        docker_version: dockerVersion,
         num_cpus: this.numCpus,
         total_memory: this.totalMemory,
         daemon_started_at: this.processUptime?.started_at ?? null,
@@ -213,12 +201,12 @@ export class HostSupervisor {
       // seconds, and the earlier part of that second belongs to no one watching.
       this.host.lastEventAt ??= engineNow;
       this.sync.streamOpening();
-      await this.followEvents(gen, since);
-      await this.sync.resync(() => gen === this.generation, docker);
+      await this.followEvents(gen, engine, since);
+      await this.sync.resync(() => gen === this.generation, engine);
       if (gen !== this.generation) return;
       this.attempts = 0;
       this.setStatus('online', null);
-      this.startHeartbeat(gen, docker);
+      this.startHeartbeat(gen, engine);
     } catch (err) {
       this.fail(gen, err);
     }
@@ -229,12 +217,9 @@ export class HostSupervisor {
    * that never sends the headers fails within the connection timeout; once open, the
    * stream may stay quiet for as long as nothing happens.
    */
-  private async followEvents(gen: number, since: number): Promise<void> {
-    const timeoutMs = this.ctx.timeoutMs();
-    const stream = await openEngineEvents(
-      this.host.endpoint,
+  private async followEvents(gen: number, engine: Engine, since: number): Promise<void> {
+    const stream = await engine.events(
       { since, filters: { type: ['container'], event: FOLLOWED_ACTIONS } },
-      { connectTimeoutMs: timeoutMs, firstByteTimeoutMs: timeoutMs },
       {
         onEvent: (ev) => this.sync.event(() => gen === this.generation, ev),
         onError: (err) => this.fail(gen, err),
@@ -251,11 +236,11 @@ export class HostSupervisor {
   }
 
   /** A ping every 3 s; two misses in a row mean the engine is gone (offline within 10 s). */
-  private startHeartbeat(gen: number, docker: Docker): void {
+  private startHeartbeat(gen: number, engine: Engine): void {
     this.missedPings = 0;
     const beat = async () => {
       try {
-        await withTimeout(docker.ping(), Math.min(2500, this.ctx.timeoutMs()));
+        await withTimeout(engine.ping(), Math.min(2500, this.ctx.timeoutMs()));
         this.missedPings = 0;
         this.lastChecked = new Date().toISOString();
       } catch (err) {

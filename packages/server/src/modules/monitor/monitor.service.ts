@@ -7,7 +7,7 @@ import {
   type LiveMessageOf,
   type SpecLiveMessage,
 } from '@berth/contracts';
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveClient, LiveHub } from '../../platform/live-hub.js';
 import type { ContainerSettings } from '../container-settings/index.js';
@@ -118,7 +118,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
     return this.reachable(hostId).flatMap((sup) => sup.containers.snapshots());
   }
 
-  engine(hostId: string, options: { purpose: EnginePurpose }): Docker | null {
+  engine(hostId: string, options: { purpose: EnginePurpose }): Engine | null {
     return this.supervisors.get(hostId)?.engine(options.purpose) ?? null;
   }
 

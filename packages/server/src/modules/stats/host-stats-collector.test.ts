@@ -1,4 +1,4 @@
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import { describe, expect, it } from 'vitest';
 import { HostStatsCollector, type StatsTarget } from './host-stats-collector.js';
 
@@ -9,15 +9,17 @@ function countingEngine() {
   let started = 0;
   const pending: (() => void)[] = [];
   const answer = { read: new Date().toISOString(), memory_stats: { usage: 1, limit: 2 } };
-  const docker = {
-    getContainer: () => ({
-      stats: () => {
-        started++;
-        return new Promise((resolve) => pending.push(() => resolve(answer)));
-      },
-    }),
-  } as unknown as Docker;
-  return { docker, started: () => started, answerAll: () => pending.splice(0).forEach((f) => f()) };
+  const fake: Pick<Engine, 'containerStats'> = {
+    containerStats: () => {
+      started++;
+      return new Promise((resolve) => pending.push(() => resolve(answer)));
+    },
+  };
+  return {
+    engine: fake as Engine,
+    started: () => started,
+    answerAll: () => pending.splice(0).forEach((f) => f()),
+  };
 }
 
 const targets = (n: number): StatsTarget[] =>
@@ -27,7 +29,7 @@ describe('HostStatsCollector over the Engine API', () => {
   it('starts its concurrent reads one turn of the event loop apart, and reads every target', async () => {
     const engine = countingEngine();
     const collector = new HostStatsCollector('api', () => 1024);
-    const pass = collector.collect(engine.docker, targets(40));
+    const pass = collector.collect(engine.engine, targets(40));
     // Every engine's pass starts in the same turn: starting all sixteen reads at once, fifty
     // engines held the server's requests for ~220 ms.
     const startedByTurn: number[] = [];

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type Docker from 'dockerode';
-import { readContainerStats } from '../../docker/index.js';
+import type { Engine } from '../../docker/index.js';
 import { sampleFromEngineStats, type EngineStatsJson } from './api-sample.js';
 import {
   locateCgroup,
@@ -58,7 +57,7 @@ export class HostStatsCollector {
   ) {}
 
   /** Takes one sample of every target; containers that are gone are forgotten. */
-  async collect(docker: Docker, targets: StatsTarget[]): Promise<{ failed: number }> {
+  async collect(engine: Engine, targets: StatsTarget[]): Promise<{ failed: number }> {
     const wanted = new Set(targets.map((t) => t.id));
     for (const id of [...this.latest.keys()]) if (!wanted.has(id)) this.forget(id);
     const viaApi: StatsTarget[] = [];
@@ -76,7 +75,7 @@ export class HostStatsCollector {
     const worker = async () => {
       for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
         try {
-          this.record(t.id, await this.readApi(docker, t), 'api');
+          this.record(t.id, await this.readApi(engine, t), 'api');
         } catch {
           failed++;
         }
@@ -139,12 +138,11 @@ export class HostStatsCollector {
     }
   }
 
-  private async readApi(docker: Docker, target: StatsTarget): Promise<RawSample> {
+  private async readApi(engine: Engine, target: StatsTarget): Promise<RawSample> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), API_TIMEOUT_MS);
     try {
-      const json = (await readContainerStats(
-        docker,
+      const json = (await engine.containerStats(
         target.fullId,
         controller.signal,
       )) as EngineStatsJson;

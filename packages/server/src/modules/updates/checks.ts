@@ -1,5 +1,5 @@
 import { containerKey, type CheckAllResponse } from '@berth/contracts';
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import { conflict } from '../../platform/http-errors.js';
 import type { ContainerSnapshot } from '../monitor/index.js';
 import type { CheckOutcome, CheckRun } from './update-check.js';
@@ -18,10 +18,10 @@ export class UpdateChecks {
   /** Checks one container and records the result. Throws when the check cannot be made. */
   async check(
     c: ContainerSnapshot,
-    docker: Docker | null,
+    engine: Engine | null,
     run = this.ctx.newRun(),
   ): Promise<ImageCheck> {
-    const outcome = await this.checkOutcome(c, docker, run);
+    const outcome = await this.checkOutcome(c, engine, run);
     if (outcome.kind === 'error') throw conflict(`Could not check ${c.image}: ${outcome.message}`);
     if (outcome.kind === 'local') return { kind: 'local' };
     return {
@@ -79,20 +79,20 @@ export class UpdateChecks {
 
   private async checkOutcome(
     c: ContainerSnapshot,
-    docker: Docker | null,
+    engine: Engine | null,
     run: CheckRun,
   ): Promise<CheckOutcome> {
-    if (docker === null) return { kind: 'error', message: `Host ${c.hostName} is offline` };
+    if (engine === null) return { kind: 'error', message: `Host ${c.hostName} is offline` };
     const store = this.ctx.store;
     const row = await store.get(c.hostId, c.name);
     let outcome: CheckOutcome;
     try {
-      const { imageRef, imageId } = await run.containerImage(docker, c.fullId);
+      const { imageRef, imageId } = await run.containerImage(engine, c.fullId);
       outcome = await run.check({
-        docker,
+        engine,
         imageRef,
         imageId,
-        repoDigests: await run.repoDigests(docker, imageId),
+        repoDigests: await run.repoDigests(engine, imageId),
         mode: this.ctx.modeOf(c),
         failedDigest: row?.failed_digest ?? null,
       });

@@ -101,12 +101,11 @@ export class UpdateExecution {
       detail,
       new_container_id: newId,
     });
-    const docker = this.ctx.r.fleet.engine(c.hostId, { purpose: 'action' });
+    const engine = this.ctx.r.fleet.engine(c.hostId, { purpose: 'action' });
     // The tag may have moved since; run the exact image kept, then name it as before.
-    if (docker !== null && row.previous_image !== null) {
-      await docker
-        .getImage(row.previous_image_id)
-        .tag(tagParts(row.previous_image))
+    if (engine !== null && row.previous_image !== null) {
+      await engine
+        .tagImage(row.previous_image_id, tagParts(row.previous_image))
         .catch(() => undefined);
     }
     return this.replace(c, {
@@ -135,8 +134,8 @@ export class UpdateExecution {
     const key = updatingKey(c.hostId, c.name);
     if (this.ctx.updating.has(key))
       throw conflict('An update of this container is already running');
-    const docker = r.fleet.engine(c.hostId, { purpose: 'action' });
-    if (docker === null) throw conflict(`Host ${c.hostName} is offline`);
+    const engine = r.fleet.engine(c.hostId, { purpose: 'action' });
+    if (engine === null) throw conflict(`Host ${c.hostName} is offline`);
     this.ctx.updating.add(key);
     this.setUpdating(c, true);
     const correlation = randomUUID();
@@ -159,7 +158,7 @@ export class UpdateExecution {
         username: job.username,
       });
       result = await executeUpdate({
-        docker,
+        engine,
         containerId: c.fullId,
         image: job.image,
         pull: job.pull,

@@ -1,8 +1,6 @@
-import type Docker from 'dockerode';
-import type { ContainerInspectInfo, ImageInspectInfo } from 'dockerode';
-import { PullProgress, type LayerProgress, type PullEvent } from './pull-progress.js';
+import type { ContainerDetails, Engine, ImageDetails, RegistryAuth } from '../../docker/index.js';
+import { PullProgress, type LayerProgress } from './pull-progress.js';
 import { buildCreateOptions } from './recreate.js';
-import type { Credentials } from './registry.js';
 import { isConnectionLost, restoreBackup, type Backup } from './restore.js';
 import { backupName, errText } from './updates-context.js';
 
@@ -26,14 +24,14 @@ export interface ExecuteHooks {
 }
 
 export interface ExecuteArgs {
-  docker: Docker;
+  engine: Engine;
   /** Full id of the container to replace. */
   containerId: string;
   /** The image to run instead (`repo:tag` or an image id for Roll back). */
   image: string;
   /** Pull it first (false for Roll back to a local image). */
   pull: boolean;
-  auth: (Credentials & { serveraddress: string }) | null;
+  auth: RegistryAuth | null;
   healthTimeoutMs: number;
   settleMs: number;
   hooks: ExecuteHooks;
@@ -59,33 +57,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Pulls `image` through the engine, reporting layers; rejects with the stream's error. */
 export async function pullImage(
-  docker: Docker,
+  engine: Engine,
   image: string,
   auth: ExecuteArgs['auth'],
   onLayers: (p: LayerProgress) => void,
 ): Promise<void> {
-  const stream = await docker.pull(image, auth === null ? {} : { authconfig: auth });
   const progress = new PullProgress();
   let last = 0;
-  await new Promise<void>((resolve, reject) => {
-    docker.modem.followProgress(
-      stream,
-      (err: Error | null, output: PullEvent[] | undefined) => {
-        const failed = output?.find((o) => o.error !== undefined);
-        if (err !== null) reject(err);
-        else if (failed !== undefined)
-          reject(new Error(failed.errorDetail?.message ?? failed.error));
-        else resolve();
-      },
-      (event: PullEvent) => {
-        progress.add(event);
-        const now = Date.now();
-        if (now - last >= 250) {
-          last = now;
-          onLayers(progress.snapshot());
-        }
-      },
-    );
+  await engine.pullImage(image, auth, (event) => {
+    progress.add(event);
+    const now = Date.now();
+    if (now - last >= 250) {
+      last = now;
+      onLayers(progress.snapshot());
+    }
   });
   onLayers(progress.finished());
 }
@@ -95,7 +80,7 @@ export async function pullImage(
  * one it stays running for the settle period without restarting. Returns why not, or null.
  */
 async function verify(
-  docker: Docker,
+  engine: Engine,
   id: string,
   timeoutMs: number,
   settleMs: number,
@@ -103,8 +88,8 @@ async function verify(
   const deadline = Date.now() + timeoutMs;
   const started = Date.now();
   for (;;) {
-    const info = await docker.getContainer(id).inspect();
-    const hc = info.Config.Healthcheck as { Test?: string[] } | undefined;
+    const info = await engine.inspectContainer(id);
+    const hc = info.Config.Healthcheck;
     const hasHealth = hc?.Test !== undefined && hc.Test.length > 0 && hc.Test[0] !== 'NONE';
     if (!info.State.Running || info.State.Restarting)
       return `The new container stopped (exit code ${info.State.ExitCode})`;
@@ -133,11 +118,11 @@ async function verify(
  * started). Never two containers under the name, never none.
  */
 export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
-  const { docker, hooks } = a;
+  const { engine, hooks } = a;
   hooks.stage('starting', 0, 'Initializing update...');
-  let old: ContainerInspectInfo;
+  let old: ContainerDetails;
   try {
-    old = await docker.getContainer(a.containerId).inspect();
+    old = await engine.inspectContainer(a.containerId);
   } catch (err) {
     return {
       ok: false,
@@ -162,7 +147,7 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
   if (a.pull) {
     hooks.stage('pulling', 10, `Pulling image ${a.image}`);
     try {
-      await pullImage(docker, a.image, a.auth, (p) => {
+      await pullImage(engine, a.image, a.auth, (p) => {
         hooks.layers(p);
         hooks.stage(
           'pulling',
@@ -180,11 +165,8 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
   hooks.stage('configuring', 55, 'Reading container configuration');
   let options: ReturnType<typeof buildCreateOptions>;
   try {
-    const oldImage: ImageInspectInfo | null = await docker
-      .getImage(old.Image)
-      .inspect()
-      .catch(() => null);
-    await docker.getImage(a.image).inspect();
+    const oldImage: ImageDetails | null = await engine.inspectImage(old.Image).catch(() => null);
+    await engine.inspectImage(a.image);
     options = buildCreateOptions(old, oldImage, a.image);
   } catch (err) {
     return unchanged('Container update failed', `${errText(err)}. The container was not touched.`);
@@ -192,41 +174,40 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
 
   const since = Date.now();
   const asideName = backupName(name, since);
-  const oldC = docker.getContainer(old.Id);
   let newId: string | null = null;
   let failure: unknown;
   let versionFailed = false;
   try {
     hooks.stage('backup', 60, 'Stopping container and keeping it as a backup');
     if (wasRunning) {
-      if (old.State.Paused) await oldC.unpause();
-      await oldC.stop({ t: (old.Config as { StopTimeout?: number }).StopTimeout ?? 10 });
+      if (old.State.Paused) await engine.unpauseContainer(old.Id);
+      await engine.stopContainer(old.Id, { timeoutSeconds: old.Config.StopTimeout ?? 10 });
     }
-    await oldC.rename({ name: asideName });
+    await engine.renameContainer(old.Id, asideName);
     hooks.stage('creating', 65, 'Creating new container');
-    const created = await docker.createContainer(options.options);
-    newId = created.id;
+    const createdId = await engine.createContainer(options.options);
+    newId = createdId;
     for (const [net, settings] of options.extraNetworks) {
-      await docker.getNetwork(net).connect({ Container: created.id, EndpointConfig: settings });
+      await engine.connectNetwork(net, createdId, settings);
     }
     if (wasRunning) {
       hooks.stage('starting_container', 75, 'Starting new container');
-      await created.start();
+      await engine.startContainer(createdId);
       hooks.stage('verifying', 85, 'Waiting for container to be healthy');
       versionFailed = true; // from here on, a failure is the new version's
-      const why = await verify(docker, created.id, a.healthTimeoutMs, a.settleMs);
+      const why = await verify(engine, createdId, a.healthTimeoutMs, a.settleMs);
       if (why !== null) throw new Error(why);
     }
     hooks.stage('cleanup', 95, 'Removing backup container');
     try {
-      await oldC.remove({ v: false });
+      await engine.removeContainer(old.Id);
     } catch {
       // The backup stays under its aside name; the update itself succeeded.
     }
-    hooks.stage('completed', 100, `Update complete, new container: ${created.id.slice(0, 12)}`);
+    hooks.stage('completed', 100, `Update complete, new container: ${createdId.slice(0, 12)}`);
     return {
       ok: true,
-      newId: created.id,
+      newId: createdId,
       oldId: old.Id,
       oldImageId: old.Image,
       oldImage: old.Config.Image,
@@ -238,7 +219,7 @@ export async function executeUpdate(a: ExecuteArgs): Promise<ExecuteResult> {
   // Put the old container back exactly as it was.
   hooks.stage('rolling_back', 90, 'Update failed, restoring the previous container');
   const backup: Backup = { oldId: old.Id, name, wasRunning, image: a.image, since, newId };
-  const { problems, unreachable } = await restoreBackup(docker, backup);
+  const { problems, unreachable } = await restoreBackup(engine, backup);
   hooks.stage(
     problems.length === 0 ? 'rolled_back' : 'failed',
     100,

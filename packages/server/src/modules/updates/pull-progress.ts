@@ -1,11 +1,4 @@
-/** One event of the engine's pull stream. */
-export interface PullEvent {
-  id?: string;
-  status?: string;
-  progressDetail?: { current?: number; total?: number };
-  error?: string;
-  errorDetail?: { message?: string };
-}
+import type { PullEvent } from '../../docker/index.js';
 
 export interface LayerView {
   id: string;

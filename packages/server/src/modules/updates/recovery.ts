@@ -1,5 +1,5 @@
 import { containerKey } from '@berth/contracts';
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import { restoreBackup, type Backup } from './restore.js';
 import { parseBackupName, type UpdatesContext } from './updates-context.js';
 
@@ -20,8 +20,8 @@ export class InterruptedUpdates {
 
   async recover(hostId: string): Promise<void> {
     const r = this.ctx.r;
-    const docker = r.fleet.engine(hostId, { purpose: 'action' });
-    if (docker === null) return;
+    const engine = r.fleet.engine(hostId, { purpose: 'action' });
+    if (engine === null) return;
     const hostName = r.fleet.host(hostId)?.name ?? null;
     const event = (name: string, id: string, title: string, message: string) =>
       r.record({
@@ -40,7 +40,7 @@ export class InterruptedUpdates {
     const waiting = this.pending.get(hostId) ?? [];
     this.pending.delete(hostId);
     for (const b of waiting) {
-      const { problems, unreachable } = await restoreBackup(docker, b);
+      const { problems, unreachable } = await restoreBackup(engine, b);
       if (unreachable) {
         this.remember(hostId, b);
         continue;
@@ -57,7 +57,7 @@ export class InterruptedUpdates {
       );
     }
 
-    const all = await docker.listContainers({ all: true });
+    const all = await engine.listContainers();
     const names = new Set(all.flatMap((c) => c.Names.map((n) => n.replace(/^\//, ''))));
     for (const c of all) {
       const name = c.Names[0]?.replace(/^\//, '') ?? '';
@@ -73,10 +73,9 @@ export class InterruptedUpdates {
         );
         continue;
       }
-      const backup = docker.getContainer(c.Id);
-      await backup.rename({ name: original });
+      await engine.renameContainer(c.Id, original);
       names.add(original);
-      const started = await startIfStoppedByUpdate(backup, since);
+      const started = await startIfStoppedByUpdate(engine, c.Id, since);
       await event(
         original,
         c.Id,
@@ -95,11 +94,11 @@ const STOP_WINDOW_MS = 10 * 60_000;
  * that update if it stopped after the update began (the time in its name): it ran before,
  * so it runs again. One stopped earlier was stopped by its operator and stays stopped.
  */
-async function startIfStoppedByUpdate(c: Docker.Container, since: number): Promise<boolean> {
-  const info = await c.inspect();
+async function startIfStoppedByUpdate(engine: Engine, id: string, since: number): Promise<boolean> {
+  const info = await engine.inspectContainer(id);
   const finished = Date.parse(info.State.FinishedAt);
   if (info.State.Running || !(finished >= since && finished <= since + STOP_WINDOW_MS))
     return false;
-  await c.start();
+  await engine.startContainer(id);
   return true;
 }

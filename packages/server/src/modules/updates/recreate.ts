@@ -1,8 +1,11 @@
-import type Docker from 'dockerode';
-import type { ContainerCreateOptions, ContainerInspectInfo, ImageInspectInfo } from 'dockerode';
-
-type Config = ContainerInspectInfo['Config'] & Record<string, unknown>;
-type ImageConfig = ImageInspectInfo['Config'] & Record<string, unknown>;
+import type {
+  ContainerCreateSpec,
+  ContainerDetails,
+  EndpointSettings,
+  HostConfig,
+  ImageDetails,
+  RunConfig,
+} from '../../docker/index.js';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -37,22 +40,21 @@ const own = <T>(value: T, imageValue: unknown): T | undefined =>
  * connected after create (older engines take one endpoint at create).
  */
 export function buildCreateOptions(
-  old: ContainerInspectInfo,
-  oldImage: ImageInspectInfo | null,
+  old: ContainerDetails,
+  oldImage: ImageDetails | null,
   image: string,
-): { options: ContainerCreateOptions; extraNetworks: [string, Docker.EndpointSettings][] } {
-  const c = old.Config as Config;
-  const ic = (oldImage?.Config ?? {}) as ImageConfig;
+): { options: ContainerCreateSpec; extraNetworks: [string, EndpointSettings][] } {
+  const c = old.Config;
+  const ic: RunConfig = oldImage?.Config ?? {};
   const name = old.Name.replace(/^\//, '');
   const shortId = old.Id.slice(0, 12);
-  const hostConfig = { ...(old.HostConfig as Record<string, unknown>) } as Docker.HostConfig &
-    Record<string, unknown>;
+  const hostConfig: HostConfig = { ...old.HostConfig };
 
   // Anonymous volumes (image VOLUME or `-v /path`): reuse them by name.
   const binds = [...(hostConfig.Binds ?? [])];
   const mounted = new Set<string>([
     ...binds.map((b) => b.split(':')[1] ?? ''),
-    ...((hostConfig.Mounts ?? []) as { Target?: string }[]).map((m) => m.Target ?? ''),
+    ...(hostConfig.Mounts ?? []).map((m) => m.Target ?? ''),
   ]);
   for (const m of old.Mounts) {
     if (m.Type === 'volume' && m.Name !== undefined && !mounted.has(m.Destination)) {
@@ -62,16 +64,10 @@ export function buildCreateOptions(
   hostConfig.Binds = binds;
 
   // The engine answers null for unset endpoint fields.
-  type LooseEndpoint = {
-    Aliases?: string[] | null;
-    IPAMConfig?: Docker.EndpointSettings['IPAMConfig'] | null;
-    Links?: string[] | null;
-    DriverOpts?: Record<string, string> | null;
-  };
-  const endpoints = old.NetworkSettings.Networks as Record<string, LooseEndpoint>;
-  const networks = Object.entries(endpoints).map(([net, ep]): [string, Docker.EndpointSettings] => {
+  const endpoints = old.NetworkSettings.Networks;
+  const networks = Object.entries(endpoints).map(([net, ep]): [string, EndpointSettings] => {
     const aliases = (ep.Aliases ?? []).filter((a) => a !== shortId && a !== old.Id);
-    const settings: Docker.EndpointSettings & { DriverOpts?: Record<string, string> } = {};
+    const settings: EndpointSettings = {};
     if (ep.IPAMConfig !== undefined && ep.IPAMConfig !== null) settings.IPAMConfig = ep.IPAMConfig;
     if (aliases.length > 0) settings.Aliases = aliases;
     if (ep.Links !== undefined && ep.Links !== null && ep.Links.length > 0)
@@ -86,7 +82,7 @@ export function buildCreateOptions(
   const extraNetworks = sharesNamespace ? [] : networks.filter(([n]) => n !== primaryName);
 
   const hostname = c.Hostname === shortId || c.Hostname === '' ? undefined : c.Hostname;
-  const options: ContainerCreateOptions = {
+  const options = {
     name,
     Image: image,
     Hostname: sharesNamespace ? undefined : hostname,
@@ -102,20 +98,14 @@ export function buildCreateOptions(
     Cmd: own(c.Cmd, ic.Cmd) ?? undefined,
     Entrypoint: own(c.Entrypoint, ic.Entrypoint) ?? undefined,
     WorkingDir: own(c.WorkingDir, ic.WorkingDir) || undefined,
-    Labels: ownRecord(c.Labels, ic.Labels as Record<string, string> | undefined),
-    ExposedPorts: ownRecord(
-      c.ExposedPorts as Record<string, object> | undefined,
-      ic.ExposedPorts as Record<string, object> | undefined,
-    ),
-    Volumes: ownRecord(
-      c.Volumes as Record<string, object> | undefined,
-      ic.Volumes as Record<string, object> | undefined,
-    ),
-    Healthcheck: own<ContainerCreateOptions['Healthcheck']>(c.Healthcheck, ic.Healthcheck),
-    StopSignal: own(c.StopSignal, ic.StopSignal) as string | undefined,
-    StopTimeout: c.StopTimeout as number | undefined,
-    Shell: own(c.Shell, ic.Shell) as string[] | undefined,
-    MacAddress: (c as { MacAddress?: string }).MacAddress || undefined,
+    Labels: ownRecord(c.Labels, ic.Labels),
+    ExposedPorts: ownRecord(c.ExposedPorts, ic.ExposedPorts),
+    Volumes: ownRecord(c.Volumes, ic.Volumes),
+    Healthcheck: own(c.Healthcheck, ic.Healthcheck),
+    StopSignal: own(c.StopSignal, ic.StopSignal),
+    StopTimeout: c.StopTimeout,
+    Shell: own(c.Shell, ic.Shell),
+    MacAddress: c.MacAddress || undefined,
     HostConfig: hostConfig,
     NetworkingConfig:
       primary === undefined || sharesNamespace
@@ -124,6 +114,6 @@ export function buildCreateOptions(
   };
   const defined = Object.fromEntries(
     Object.entries(options).filter(([, v]) => v !== undefined),
-  ) as ContainerCreateOptions;
+  ) as ContainerCreateSpec;
   return { options: defined, extraNetworks };
 }

@@ -1,4 +1,4 @@
-import type Docker from 'dockerode';
+import type { ContainerDetails, Engine } from '../../docker/index.js';
 import { errText } from './updates-context.js';
 
 /** What an update must undo to put the old container back. */
@@ -50,7 +50,7 @@ const notFound = (err: unknown) => (err as { statusCode?: unknown }).statusCode 
  * connection can lose the answer to a call the engine carried out. Never removes the old one,
  * nor a container the update did not create.
  */
-export async function restoreBackup(docker: Docker, b: Backup): Promise<RestoreResult> {
+export async function restoreBackup(engine: Engine, b: Backup): Promise<RestoreResult> {
   const out: RestoreResult = { problems: [], unreachable: false };
   const { problems } = out;
   /** Notes a problem; true when the engine is gone (nothing more can be done now). */
@@ -61,15 +61,15 @@ export async function restoreBackup(docker: Docker, b: Backup): Promise<RestoreR
   };
   if (b.newId !== null) {
     try {
-      await docker.getContainer(b.newId).remove({ force: true, v: false });
+      await engine.removeContainer(b.newId, { force: true });
     } catch (err) {
       if (!notFound(err)) fail('could not remove the new container', err);
     }
     if (out.unreachable) return out;
   }
-  let old: Docker.ContainerInspectInfo;
+  let old: ContainerDetails;
   try {
-    old = await docker.getContainer(b.oldId).inspect();
+    old = await engine.inspectContainer(b.oldId);
   } catch (err) {
     fail('could not read the previous container', err);
     return out;
@@ -78,9 +78,9 @@ export async function restoreBackup(docker: Docker, b: Backup): Promise<RestoreR
   if (current !== b.name) {
     let free = true;
     try {
-      const holder = await docker.getContainer(b.name).inspect();
+      const holder = await engine.inspectContainer(b.name);
       const ours = holder.Config.Image === b.image && Date.parse(holder.Created) >= b.since - 2000;
-      if (ours) await docker.getContainer(holder.Id).remove({ force: true, v: false });
+      if (ours) await engine.removeContainer(holder.Id, { force: true });
       else {
         free = false;
         problems.push(
@@ -96,7 +96,7 @@ export async function restoreBackup(docker: Docker, b: Backup): Promise<RestoreR
     if (out.unreachable) return out;
     if (free) {
       try {
-        await docker.getContainer(old.Id).rename({ name: b.name });
+        await engine.renameContainer(old.Id, b.name);
       } catch (err) {
         if (fail(`could not rename ${current} back to ${b.name}`, err)) return out;
       }
@@ -104,7 +104,7 @@ export async function restoreBackup(docker: Docker, b: Backup): Promise<RestoreR
   }
   if (b.wasRunning && !old.State.Running) {
     try {
-      await docker.getContainer(old.Id).start();
+      await engine.startContainer(old.Id);
     } catch (err) {
       fail('could not start the previous container', err);
     }

@@ -1,5 +1,5 @@
 import type { FloatingTagMode } from '@berth/contracts';
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import {
   formatRef,
   parseImageRef,
@@ -34,7 +34,7 @@ export type CheckOutcome =
 export class CheckRun {
   private readonly tags = new Map<string, Promise<string[]>>();
   private readonly manifests = new Map<string, Promise<ManifestInfo>>();
-  private readonly platforms = new Map<Docker, Promise<Platform>>();
+  private readonly platforms = new Map<Engine, Promise<Platform>>();
 
   constructor(
     readonly registry: RegistryClient,
@@ -67,7 +67,7 @@ export class CheckRun {
   }
 
   private readonly listings = new Map<
-    Docker,
+    Engine,
     Promise<Map<string, { Image: string; ImageID: string }>>
   >();
   private readonly digests = new Map<string, Promise<string[]>>();
@@ -77,48 +77,43 @@ export class CheckRun {
    * engine per run (not an inspect per container); a container the list missed is inspected.
    */
   async containerImage(
-    docker: Docker,
+    engine: Engine,
     fullId: string,
   ): Promise<{ imageRef: string; imageId: string }> {
-    let listing = this.listings.get(docker);
+    let listing = this.listings.get(engine);
     if (listing === undefined) {
-      listing = docker
-        .listContainers({ all: true })
+      listing = engine
+        .listContainers()
         .then((all) => new Map(all.map((c) => [c.Id, { Image: c.Image, ImageID: c.ImageID }])));
-      this.listings.set(docker, listing);
+      this.listings.set(engine, listing);
     }
     const listed = (await listing).get(fullId);
     // The list names the image by id when its tag moved to another image; inspect then.
     if (listed !== undefined && !listed.Image.startsWith('sha256:'))
       return { imageRef: listed.Image, imageId: listed.ImageID };
-    const info = await docker.getContainer(fullId).inspect();
+    const info = await engine.inspectContainer(fullId);
     return { imageRef: info.Config.Image, imageId: info.Image };
   }
 
   /** RepoDigests of an image, inspected once per engine and image per run. */
-  repoDigests(docker: Docker, imageId: string): Promise<string[]> {
-    let engineKey = this.engineKeys.get(docker);
+  repoDigests(engine: Engine, imageId: string): Promise<string[]> {
+    let engineKey = this.engineKeys.get(engine);
     if (engineKey === undefined) {
       engineKey = String(this.engineKeys.size);
-      this.engineKeys.set(docker, engineKey);
+      this.engineKeys.set(engine, engineKey);
     }
     return this.cached(this.digests, `${engineKey}|${imageId}`, () =>
-      docker
-        .getImage(imageId)
-        .inspect()
-        .then((i) => i.RepoDigests),
+      engine.inspectImage(imageId).then((i) => i.RepoDigests),
     );
   }
 
-  private readonly engineKeys = new Map<Docker, string>();
+  private readonly engineKeys = new Map<Engine, string>();
 
-  platform(docker: Docker): Promise<Platform> {
-    let p = this.platforms.get(docker);
+  platform(engine: Engine): Promise<Platform> {
+    let p = this.platforms.get(engine);
     if (p === undefined) {
-      p = docker
-        .info()
-        .then((info: { OSType?: string; Architecture?: string }) => platformOf(info));
-      this.platforms.set(docker, p);
+      p = engine.info().then((info) => platformOf(info));
+      this.platforms.set(engine, p);
     }
     return p;
   }
@@ -128,7 +123,7 @@ export class CheckRun {
    * the image it runs, `repoDigests` that image's RepoDigests.
    */
   async check(args: {
-    docker: Docker;
+    engine: Engine;
     imageRef: string;
     imageId: string;
     repoDigests: string[];
@@ -147,7 +142,7 @@ export class CheckRun {
     if (currentDigest === null)
       return { kind: 'local', reason: 'Local image: no registry digest to compare' };
     try {
-      const platform = await this.platform(args.docker);
+      const platform = await this.platform(args.engine);
       let target = ref.tag;
       if (args.mode !== 'exact') {
         const newer = newestTag(ref.tag, await this.listTags(ref), args.mode);

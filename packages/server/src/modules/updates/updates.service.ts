@@ -10,7 +10,7 @@ import type {
   UpdatesSummary,
   UpdateStatus,
 } from '@berth/contracts';
-import type Docker from 'dockerode';
+import type { Engine } from '../../docker/index.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import type { ContainerSnapshot } from '../monitor/index.js';
 import { UpdateChecks } from './checks.js';
@@ -89,8 +89,8 @@ export class UpdatesService {
   }
 
   /** Checks one container and records the result. Throws when the check cannot be made. */
-  check(c: ContainerSnapshot, docker: Docker | null, run?: CheckRun): Promise<ImageCheck> {
-    return this.checks.check(c, docker, run);
+  check(c: ContainerSnapshot, engine: Engine | null, run?: CheckRun): Promise<ImageCheck> {
+    return this.checks.check(c, engine, run);
   }
 
   async checkOne(hostId: string, containerId: string): Promise<UpdateStatus> {

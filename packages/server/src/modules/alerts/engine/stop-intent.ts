@@ -64,10 +64,10 @@ export async function statusNow(
   hostId: string,
   containerId: string,
 ): Promise<string | null> {
-  const docker = fleet.engine(hostId, { purpose: 'query' });
-  if (docker === null) return null;
+  const engine = fleet.engine(hostId, { purpose: 'query' });
+  if (engine === null) return null;
   try {
-    return (await docker.getContainer(containerId).inspect()).State.Status;
+    return (await engine.inspectContainer(containerId)).State.Status;
   } catch (err) {
     return (err as { statusCode?: number }).statusCode === 404 ? 'gone' : null;
   }
