@@ -110,6 +110,30 @@ export default tseslint.config(
     },
   },
   {
+    // A host's engine is reached through the Engine interface (docker/engine.ts) whatever
+    // carries it; only docker/ knows dockerode. A separate rule name from the module zones',
+    // so neither replaces the other's options.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/docker/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'dockerode',
+              message: 'Use the Engine from docker/index.js (Fleet.engine()), not dockerode.',
+            },
+            {
+              name: 'docker-modem',
+              message: 'Use the Engine from docker/index.js (Fleet.engine()), not docker-modem.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The composition root and the platform reach modules through their index.ts too.
     files: ['packages/server/src/*.ts', 'packages/server/src/platform/**/*.ts'],
     rules: {
