@@ -102,15 +102,27 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         });
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
-        hostsRoutes(signedIn, services);
+        hostsRoutes(signedIn, {
+          hosts: services.hosts,
+          ports: {
+            show: (rows) => services.containerView.hosts(rows),
+            resolveAlertsOf: (hostId) => services.alerts.resolveForHost(hostId),
+          },
+        });
         containersRoutes(signedIn, services);
-        containerSettingsRoutes(signedIn, services);
+        containerSettingsRoutes(signedIn, {
+          containerSettings: services.containerSettings,
+          showContainer: (hostId, id) => services.containerView.container(hostId, id),
+        });
         eventsRoutes(signedIn, services);
         alertsRoutes(signedIn, services);
         batchRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
         healthChecksRoutes(signedIn, services);
-        notificationsRoutes(signedIn, services);
+        notificationsRoutes(signedIn, {
+          notifications: services.notifications,
+          channelRules: services.alerts.rules,
+        });
         done();
       });
     },
@@ -128,7 +140,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     isSessionAlive: (tokenHash) => services.auth.isSessionAlive(tokenHash),
     initialState: async (protocol) => {
       const data = {
-        hosts: await services.hosts.list(),
+        hosts: await services.containerView.hosts(await services.hosts.list()),
         blackout: { is_active: services.notifications.blackoutActive() },
       };
       // The spec's clients refresh their containers from it; Berth's browser has them already
@@ -136,16 +148,17 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       return protocol === LIVE_PROTOCOL_SPEC
         ? {
             type: 'initial_state',
-            data: { ...data, containers: services.monitor.listContainers() },
+            data: { ...data, containers: services.containerView.listContainers() },
           }
         : { type: 'initial_state', data };
     },
-    containersFull: (client) => services.monitor.containersFull(client),
+    containersFull: (client) => services.containerView.containersFull(client),
   });
 
   await services.notifications.start();
   await services.alerts.start();
   await services.monitor.start();
+  services.containerView.start();
   await services.healthChecks.start();
   services.retention.start();
   services.release.start();
@@ -161,6 +174,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     services.autoRestart.stop();
     services.updates.stop();
     services.alerts.stop();
+    services.containerView.stop();
     services.monitor.stop();
     done();
   });

@@ -15,6 +15,7 @@ import {
   ContainerLogsService,
   ContainersService,
 } from './modules/containers/index.js';
+import { ContainerView } from './modules/container-view/index.js';
 import { createEventsStore, EventsService } from './modules/events/index.js';
 import {
   createHealthChecksStore,
@@ -56,6 +57,7 @@ export interface AppServices {
   notifications: NotificationsService;
   updates: UpdatesService;
   monitor: MonitorService;
+  containerView: ContainerView;
   containers: ContainersService;
   containerSettings: ContainerSettingsService;
   autoRestart: AutoRestarter;
@@ -77,86 +79,64 @@ export async function createServices(
   log: FastifyBaseLogger,
 ): Promise<AppServices> {
   const hub = new LiveHub(log);
-  const settings = new SettingsService(createSettingsStore(db), log);
-  await settings.load();
   const version = readVersion();
   const release = new ReleaseFeedChecker({
     url: config.releaseFeedUrl,
     currentVersion: version,
     log,
   });
-  settings.setReleaseSource(() => release.newerRelease());
+  const settings = new SettingsService(createSettingsStore(db), log, () => release.newerRelease());
+  await settings.load();
   const probe: ProbeEngine = (endpoint) =>
     probeEngine(endpoint, settings.get().connection_timeout * 1000);
   const events = new EventsService(createEventsStore(db), hub);
   // The alert engine hands notifications due to the outbox; the summary after a blackout
-  // and the dependent-rules answer read the alerts back (the closures run after start).
-  const notifications: NotificationsService = new NotificationsService({
+  // reads which alerts are still open from the alerts' store, which both share.
+  const alertsStore = createAlertsStore(db);
+  const notifications = new NotificationsService({
     store: createNotificationsStore(db),
     box: SecretBox.open(config.dataDir),
     settings,
     hub,
     record: (event) => events.record(event),
-    unresolvedAlerts: () => alerts.lifecycle.unresolved(),
-    rules: {
-      usingChannel: (id) => alerts.rules.usingChannel(id),
-      forgetChannel: (id) => alerts.rules.forgetChannel(id),
-    },
+    unresolvedAlerts: () => alertsStore.unresolved(),
     endpoints: config.notificationEndpoints,
     log,
     outbox: {
       retryDelayMs: (n) => Math.min(config.notificationRetryBaseMs * 2 ** (n - 1), 3_600_000),
     },
   });
-  const alerts: AlertsService = new AlertsService({
-    store: createAlertsStore(db),
-    rulesStore: createRulesStore(db),
-    hub,
-    record: (event) => events.record(event),
-    log,
-    notify: notifications,
-  });
-  const updates = new UpdatesService(createUpdatesStore(db), SecretBox.open(config.dataDir));
   const hosts = new HostsService(
     createHostsStore(db),
     SecretBox.open(config.dataDir),
     events,
-    hub,
     probe,
-    {
-      alertsByHost: () => alerts.countsByHost(),
-      updatesByHost: () => updates.countsByHost(),
-      resolveAlertsOf: (hostId) => alerts.resolveForHost(hostId),
-    },
-    null,
     log,
   );
   const containerSettings = new ContainerSettings(createContainerSettingsStore(db));
   await containerSettings.load();
+  hosts.on('hostRemoved', ({ host }) => containerSettings.forgetHost(host.id));
   const monitor = new MonitorService({
     log,
     hub,
     events,
     settings,
     hosts,
-    containerSettings,
     statsSource: config.statsSource,
   });
-  hosts.attachRuntime(monitor);
-  const isUpdating = (hostId: string, name: string) => updates.isUpdating(hostId, name);
-  const containers = new ContainersService(monitor, events, isUpdating);
-  const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
-  alerts.attachEngine(monitor, async () => (await hosts.rows()).map(registeredHost), hosts);
-  const batch = new BatchService({
-    store: createBatchStore(db),
+  const alerts = new AlertsService({
+    store: alertsStore,
+    rulesStore: createRulesStore(db),
     hub,
-    fleet: monitor,
-    containers,
-    containerSettings: containerSettingsService,
-    updates,
+    record: (event) => events.record(event),
     log,
+    notify: notifications,
+    fleet: monitor,
+    hostDirectory: async () => (await hosts.list()).map(registeredHost),
+    hostEvents: hosts,
+    settingsOf: (hostId, name) => containerSettings.get(hostId, name),
   });
-  await batch.closeInterrupted();
+  const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
   const healthStore = createHealthChecksStore(db);
   const healthChecks = new HealthChecksService({
     fleet: monitor,
@@ -172,7 +152,7 @@ export async function createServices(
       log,
     }),
   });
-  updates.attach({
+  const updates = new UpdatesService(createUpdatesStore(db), SecretBox.open(config.dataDir), {
     fleet: monitor,
     settings,
     containerSettings,
@@ -188,6 +168,29 @@ export async function createServices(
       (h, name, on) => healthChecks.setUpdating(h, name, on),
     ],
   });
+  const isUpdating = (hostId: string, name: string) => updates.isUpdating(hostId, name);
+  const containers = new ContainersService(monitor, events, isUpdating);
+  const batch = new BatchService({
+    store: createBatchStore(db),
+    hub,
+    fleet: monitor,
+    containers,
+    containerSettings: containerSettingsService,
+    updates,
+    log,
+  });
+  await batch.closeInterrupted();
+  const containerView = new ContainerView({
+    fleet: monitor,
+    hub,
+    settings,
+    containerSettings,
+    hosts,
+    counts: {
+      alertsByHost: () => alerts.countsByHost(),
+      updatesByHost: () => updates.countsByHost(),
+    },
+  });
   const auth = new AuthService(createAuthStore(db), log);
   return {
     db,
@@ -201,6 +204,7 @@ export async function createServices(
     notifications,
     updates,
     monitor,
+    containerView,
     containers,
     containerSettings: containerSettingsService,
     batch,

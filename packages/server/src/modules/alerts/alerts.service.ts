@@ -19,6 +19,7 @@ import { AlertLifecycle } from './engine/alert-lifecycle.js';
 import { AlertEvaluator, type Signal } from './engine/evaluator.js';
 import { LoggingNotifier, type NotifyPort } from './engine/notify.js';
 import type { HostFacts } from './engine/selectors.js';
+import type { SettingsOf } from './engine/watched-container.js';
 import type { StateKindOptions } from './engine/state-kinds.js';
 import { RulesService } from './rules.service.js';
 import type { RulesStore } from './rules.store.js';
@@ -40,12 +41,20 @@ export interface AlertsDeps {
   notify?: NotifyPort;
   now?: () => number;
   engineOptions?: StateKindOptions & { maintenanceMs?: number };
+  fleet: Fleet;
+  /** Hosts with their tags (for selectors) as they are at start... */
+  hostDirectory: () => Promise<HostFacts[]>;
+  /** ...then as they are added, changed and removed. */
+  hostEvents: HostEvents;
+  /** The user's settings of a container (tags, desired state). */
+  settingsOf: SettingsOf;
 }
 
 /** Alerts for the screens, their lifecycle, the rules and the engine that raises them. */
 export class AlertsService {
   readonly lifecycle: AlertLifecycle;
-  private engine: { rules: RulesService; evaluator: AlertEvaluator } | null = null;
+  readonly rules: RulesService;
+  private readonly evaluator: AlertEvaluator;
 
   constructor(private readonly deps: AlertsDeps) {
     this.lifecycle = new AlertLifecycle({
@@ -56,60 +65,46 @@ export class AlertsService {
       log: deps.log,
       now: deps.now ?? (() => Date.now()),
     });
-  }
-
-  /**
-   * The engine needs the fleet and the hosts, which are built after this service: the hosts
-   * as they are at start, then as they are added, changed and removed.
-   */
-  attachEngine(
-    fleet: Fleet,
-    hostDirectory: () => Promise<HostFacts[]>,
-    hostEvents: HostEvents,
-  ): void {
-    const now = this.deps.now ?? (() => Date.now());
+    const now = deps.now ?? (() => Date.now());
+    const { fleet, hostDirectory, hostEvents, settingsOf } = deps;
     const evaluator = new AlertEvaluator({
       fleet,
       lifecycle: this.lifecycle,
-      log: this.deps.log,
+      log: deps.log,
       now,
       hostDirectory,
       hostEvents,
-      ...(this.deps.engineOptions === undefined ? {} : { options: this.deps.engineOptions }),
+      settingsOf,
+      ...(deps.engineOptions === undefined ? {} : { options: deps.engineOptions }),
     });
-    const rules = new RulesService({
-      store: this.deps.rulesStore,
+    this.evaluator = evaluator;
+    this.rules = new RulesService({
+      store: deps.rulesStore,
       fleet,
       hostDirectory,
-      record: this.deps.record,
+      record: deps.record,
       changed: (all) => evaluator.setRules(all),
       now,
     });
-    this.engine = { rules, evaluator };
   }
 
   async start(): Promise<void> {
     await this.lifecycle.load();
-    const { rules, evaluator } = this.engineOrThrow();
-    await evaluator.start(await rules.load());
+    await this.evaluator.start(await this.rules.load());
   }
 
   stop(): void {
-    this.engine?.evaluator.stop();
-  }
-
-  get rules(): RulesService {
-    return this.engineOrThrow().rules;
+    this.evaluator.stop();
   }
 
   /** Raises or resolves a health-check or update alert (their modules call this). */
   signal(s: Signal): Promise<void> {
-    return this.engineOrThrow().evaluator.signal(s);
+    return this.evaluator.signal(s);
   }
 
   /** While a container is updated, rules with suppress_during_updates raise nothing for it. */
   setUpdating(hostId: string, containerName: string, updating: boolean): void {
-    this.engineOrThrow().evaluator.setUpdating(hostId, containerName, updating);
+    this.evaluator.setUpdating(hostId, containerName, updating);
   }
 
   async list(q: AlertListQuery): Promise<AlertListResponse> {
@@ -154,9 +149,9 @@ export class AlertsService {
   async resolve(id: string, reason: string | undefined): Promise<Alert> {
     const text = reason === undefined || reason === '' ? MANUAL_RESOLVE_REASON : reason;
     const ruleId = (await this.deps.store.get(id))?.rule_id;
-    const rule = this.engine?.rules.all().find((r) => r.id === ruleId);
+    const rule = this.rules.all().find((r) => r.id === ruleId);
     const row = await this.lifecycle.resolve(id, text, rule === undefined ? null : { rule });
-    this.engine?.evaluator.forget(row);
+    this.evaluator.forget(row);
     return toAlert(row);
   }
 
@@ -194,10 +189,5 @@ export class AlertsService {
       if (n < PRUNE_CHUNK) return total;
       await new Promise((r) => setImmediate(r));
     }
-  }
-
-  private engineOrThrow() {
-    if (this.engine === null) throw new Error('alert engine not attached');
-    return this.engine;
   }
 }

@@ -5,9 +5,11 @@ import {
   containerTagsPatchSchema,
   desiredStateBodySchema,
   tagsResponseSchema,
+  type Container,
 } from '@berth/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { notFound } from '../../platform/http-errors.js';
 import { sessionOf } from '../auth/index.js';
 import type { ContainerSettingsService } from './container-settings.service.js';
 
@@ -16,8 +18,20 @@ const user = (request: FastifyRequest) => sessionOf(request).user.username;
 /** Berth's own settings of one container: tags, auto-restart, desired state and Web UI link. */
 export function containerSettingsRoutes(
   app: FastifyInstance,
-  opts: { containerSettings: ContainerSettingsService },
+  opts: {
+    containerSettings: ContainerSettingsService;
+    /**
+     * The container as the API shows it after the change (container-view, which sits above
+     * this module, handed in by the app).
+     */
+    showContainer: (hostId: string, containerId: string) => Container | undefined;
+  },
 ): void {
+  const shown = (hostId: string, containerId: string): Container => {
+    const c = opts.showContainer(hostId, containerId);
+    if (c === undefined) throw notFound('Container not found');
+    return c;
+  };
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.patch(
     '/hosts/:hostId/containers/:containerId/tags',
@@ -50,13 +64,16 @@ export function containerSettingsRoutes(
         response: { 200: containerSchema },
       },
     },
-    (request) =>
-      opts.containerSettings.setAutoRestart(
-        request.params.hostId,
-        request.params.containerId,
+    async (request) => {
+      const { hostId, containerId } = request.params;
+      await opts.containerSettings.setAutoRestart(
+        hostId,
+        containerId,
         request.body.enabled,
         user(request),
-      ),
+      );
+      return shown(hostId, containerId);
+    },
   );
   api.post(
     '/hosts/:hostId/containers/:containerId/desired-state',
@@ -67,12 +84,15 @@ export function containerSettingsRoutes(
         response: { 200: containerSchema },
       },
     },
-    (request) =>
-      opts.containerSettings.setDesiredState(
-        request.params.hostId,
-        request.params.containerId,
+    async (request) => {
+      const { hostId, containerId } = request.params;
+      await opts.containerSettings.setDesiredState(
+        hostId,
+        containerId,
         request.body,
         user(request),
-      ),
+      );
+      return shown(hostId, containerId);
+    },
   );
 }

@@ -2,7 +2,6 @@ import {
   containerKey,
   DERIVED_TAG_PATTERN,
   MAX_CONTAINER_TAGS,
-  type Container,
   type DesiredStateBody,
   type FloatingTagMode,
 } from '@berth/contracts';
@@ -65,7 +64,7 @@ export class ContainerSettingsService {
           .join('; '),
       };
     });
-    return updated.tags.filter((t) => !DERIVED_TAG_PATTERN.test(t));
+    return (JSON.parse(updated.tags) as string[]).filter((t) => !DERIVED_TAG_PATTERN.test(t));
   }
 
   setAutoRestart(hostId: string, containerId: string, enabled: boolean, username: string) {
@@ -136,7 +135,7 @@ export class ContainerSettingsService {
     containerId: string,
     username: string,
     decide: Decide,
-  ): Promise<Container> {
+  ): Promise<ContainerSettingsRow> {
     return this.queue.run(containerKey(hostId, containerId), () =>
       this.apply(hostId, containerId, username, decide),
     );
@@ -147,7 +146,7 @@ export class ContainerSettingsService {
     containerId: string,
     username: string,
     decide: Decide,
-  ): Promise<Container> {
+  ): Promise<ContainerSettingsRow> {
     if (this.fleet.host(hostId) === undefined) throw notFound('Host not found');
     const c = this.fleet.container(hostId, containerId);
     if (c === undefined) throw notFound('Container not found');
@@ -164,7 +163,8 @@ export class ContainerSettingsService {
       last_seen_at: new Date().toISOString(),
     };
     const { change, title, message } = decide(current);
-    await this.settings.save({ ...current, ...change, updated_at: new Date().toISOString() });
+    const next = { ...current, ...change, updated_at: new Date().toISOString() };
+    await this.settings.save(next);
     await this.events.record({
       severity: 'info',
       category: 'container',
@@ -178,8 +178,6 @@ export class ContainerSettingsService {
       triggered_by: username,
     });
     this.fleet.changed();
-    const updated = this.fleet.listContainers(c.hostId).find((x) => x.id === c.id);
-    if (updated === undefined) throw notFound('Container not found');
-    return updated;
+    return next;
   }
 }

@@ -5,3 +5,4 @@ export {
   createContainerSettingsStore,
   type ContainerSettingsRow,
 } from './container-settings.store.js';
+export { containerTags, derivedTags } from './container-tags.js';

@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '@berth/contracts';
 import { sessionOf } from '../auth/index.js';
 import type { ContainerLogsService } from './container-logs.js';
+import type { ContainerView } from '../container-view/index.js';
 import type { ContainersService } from './containers.service.js';
 import { SharedJsonBody } from '../../platform/compression.js';
 
@@ -23,6 +24,7 @@ export function containersRoutes(
   opts: {
     containers: ContainersService;
     containerLogs: ContainerLogsService;
+    containerView: ContainerView;
   },
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -35,15 +37,15 @@ export function containersRoutes(
     // schema on every poll cost more than the rest of the request (bench/containers).
     { schema: { querystring: containersQuerySchema } },
     async (request, reply) =>
-      sharedList.send(request, reply, opts.containers.listJson(request.query.host_id)),
+      sharedList.send(request, reply, opts.containerView.containersJson(request.query.host_id)),
   );
   api.get('/auto-update-configs', { schema: { response: { 200: autoUpdateConfigsSchema } } }, () =>
-    opts.containers.autoUpdateConfigs(),
+    opts.containerView.autoUpdateConfigs(),
   );
   api.get(
     '/tags/suggest',
     { schema: { querystring: tagSuggestQuerySchema, response: { 200: tagsResponseSchema } } },
-    (request) => ({ tags: opts.containers.suggestTags(request.query.q, request.query.limit) }),
+    (request) => ({ tags: opts.containerView.suggestTags(request.query.q, request.query.limit) }),
   );
   api.post(
     '/hosts/:hostId/containers/:containerId/:action',

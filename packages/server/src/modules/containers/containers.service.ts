@@ -1,14 +1,11 @@
 import {
   containerKey,
-  type AutoUpdateConfigs,
   CONTAINER_ACTION_DONE,
-  type Container,
   type ContainerAction,
   type ContainerActionResponse,
 } from '@berth/contracts';
 import { describeEngineError, type Engine } from '../../docker/index.js';
 import { conflict, HttpError, notFound } from '../../platform/http-errors.js';
-import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
 
@@ -52,36 +49,6 @@ export class ContainersService {
     private readonly events: EventsService,
     private readonly updating: UpdatingQuery = () => false,
   ) {}
-
-  list(hostId?: string): Container[] {
-    return this.fleet.listContainers(hostId);
-  }
-
-  /** The same list, already written as JSON (shared between callers while nothing changes). */
-  listJson(hostId?: string): string {
-    return this.fleet.containersJson(hostId);
-  }
-
-  /** Auto-update settings of every listed container, by composite key. */
-  autoUpdateConfigs(): AutoUpdateConfigs {
-    return Object.fromEntries(
-      this.fleet
-        .listContainers()
-        .map((c) => [
-          containerKey(c.host_id, c.id),
-          { auto_update_enabled: c.auto_update_enabled, floating_tag_mode: c.floating_tag_mode },
-        ]),
-    );
-  }
-
-  /** Container tags (user and derived) containing q, most used first. */
-  suggestTags(q: string, limit: number): string[] {
-    return suggestTags(
-      this.fleet.listContainers().map((c) => c.tags),
-      q,
-      limit,
-    );
-  }
 
   /** Runs the action on the engine, records who did it, and pushes the change at once. */
   async act(

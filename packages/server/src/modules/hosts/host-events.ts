@@ -1,3 +1,4 @@
+import type { EngineTarget } from './hosts.service.js';
 import type { HostRow } from './hosts.store.js';
 
 /** A registered host as other modules see it when it comes, changes or goes: no secrets. */
@@ -10,9 +11,10 @@ export interface RegisteredHost {
 
 /** What the hosts module announces the moment it happens (after the store has it). */
 export interface HostEventMap {
-  hostAdded: { host: RegisteredHost };
+  /** `target` is how to reach its engine, TLS material unsealed: for the monitor alone. */
+  hostAdded: { host: RegisteredHost; target: EngineTarget };
   /** Name, URL, certificates, description or tags changed; `previous` is how it was. */
-  hostChanged: { host: RegisteredHost; previous: RegisteredHost };
+  hostChanged: { host: RegisteredHost; previous: RegisteredHost; target: EngineTarget };
   hostRemoved: { host: RegisteredHost };
 }
 

@@ -11,24 +11,45 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessionOf } from '../auth/index.js';
+import type { Host } from '@berth/contracts';
 import type { HostsService } from './hosts.service.js';
+import type { HostRow } from './hosts.store.js';
+
+/**
+ * What the routes need of the modules above hosts, handed in by the app: how a host is shown
+ * (container-view adds its live state and counts) and what removing one resolves (alerts).
+ */
+export interface HostRoutesPorts {
+  show(rows: HostRow[]): Promise<Host[]>;
+  resolveAlertsOf(hostId: string): Promise<number>;
+}
 
 const hostParams = z.strictObject({ id: z.string().min(1).max(100) });
 
 /** The hosts calls: list, create, test, tag suggestions, one host, update, delete, tags. */
-export function hostsRoutes(app: FastifyInstance, opts: { hosts: HostsService }): void {
+export function hostsRoutes(
+  app: FastifyInstance,
+  opts: { hosts: HostsService; ports: HostRoutesPorts },
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { hosts } = opts;
+  const { hosts, ports } = opts;
+  const showOne = async (row: HostRow): Promise<Host> => {
+    const [host] = await ports.show([row]);
+    if (host === undefined) throw new Error('a shown host went missing');
+    return host;
+  };
   const actor = (request: Parameters<typeof sessionOf>[0]) => ({
     username: sessionOf(request).user.username,
   });
 
-  api.get('/hosts', { schema: { response: { 200: z.array(hostSchema) } } }, () => hosts.list());
+  api.get('/hosts', { schema: { response: { 200: z.array(hostSchema) } } }, async () =>
+    ports.show(await hosts.list()),
+  );
 
   api.post(
     '/hosts',
     { schema: { body: hostPayloadSchema, response: { 200: hostSchema } } },
-    (request) => hosts.create(request.body, actor(request)),
+    async (request) => showOne(await hosts.create(request.body, actor(request))),
   );
 
   api.post(
@@ -46,20 +67,21 @@ export function hostsRoutes(app: FastifyInstance, opts: { hosts: HostsService })
   api.get(
     '/hosts/:id',
     { schema: { params: hostParams, response: { 200: hostSchema } } },
-    (request) => hosts.get(request.params.id),
+    async (request) => showOne(await hosts.get(request.params.id)),
   );
 
   api.put(
     '/hosts/:id',
     { schema: { params: hostParams, body: hostPayloadSchema, response: { 200: hostSchema } } },
-    (request) => hosts.update(request.params.id, request.body, actor(request)),
+    async (request) => showOne(await hosts.update(request.params.id, request.body, actor(request))),
   );
 
   api.delete(
     '/hosts/:id',
     { schema: { params: hostParams, response: { 200: deleteHostResponseSchema } } },
     async (request) => {
-      const resolved = await hosts.remove(request.params.id, actor(request));
+      await hosts.remove(request.params.id, actor(request));
+      const resolved = await ports.resolveAlertsOf(request.params.id);
       return { ok: true as const, resolved_alerts: resolved };
     },
   );

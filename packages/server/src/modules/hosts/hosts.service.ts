@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Host, HostPayload, TestConnectionResponse } from '@berth/contracts';
+import type { HostPayload, TestConnectionResponse } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EngineEndpoint } from '../../docker/index.js';
 import { badRequest, notFound } from '../../platform/http-errors.js';
-import type { LiveHub } from '../../platform/live-hub.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
@@ -29,42 +28,6 @@ export interface EngineTarget {
   lastEventAt: number | null;
 }
 
-/** What the hosts service needs from the monitor: live state in, lifecycle out. */
-export interface HostRuntimeSource {
-  /** Live fields of a host (status, stats, counts); null before its first contact. */
-  runtimeOf(hostId: string): HostRuntime | null;
-  hostAdded(target: EngineTarget): void;
-  hostChanged(target: EngineTarget): void;
-  hostRemoved(hostId: string): void;
-}
-
-export type HostRuntime = Pick<
-  Host,
-  | 'status'
-  | 'stats'
-  | 'sparklines'
-  | 'containers'
-  | 'container_count'
-  | 'last_checked'
-  | 'daemon_started_at'
-  | 'uptime_source'
-  | 'uptime_note'
-> & { error: string | null };
-
-/** Per-host counts kept by other domains (alerts, updates), and what a delete does to them. */
-export interface HostSideCounts {
-  alertsByHost(): Promise<Map<string, Host['alerts']>>;
-  updatesByHost(): Promise<Map<string, number>>;
-  resolveAlertsOf(hostId: string): Promise<number>;
-}
-
-interface SideCountsOfHost {
-  alerts: Host['alerts'];
-  updates_available: number;
-}
-
-const NO_SIDE_COUNTS: SideCountsOfHost = { alerts: { open: 0, snoozed: 0 }, updates_available: 0 };
-
 export type ProbeEngine = (
   endpoint: EngineEndpoint,
 ) => Promise<{ docker_version: string; api_version: string }>;
@@ -83,47 +46,22 @@ export class HostsService implements HostEvents {
     private readonly store: HostsStore,
     private readonly secrets: SecretBox,
     private readonly events: EventsService,
-    private readonly hub: LiveHub,
     private readonly probe: ProbeEngine,
-    private readonly sideCounts: HostSideCounts | null = null,
-    private runtime: HostRuntimeSource | null = null,
     private readonly log: FastifyBaseLogger | null = null,
   ) {}
-
-  /** The monitor registers itself once it exists (it needs this service first). */
-  attachRuntime(runtime: HostRuntimeSource): void {
-    this.runtime = runtime;
-  }
 
   /** Hosts added, changed and removed, announced as soon as the store has them. */
   on<E extends HostEvent>(event: E, listener: HostListener<E>): () => void {
     return this.emitter.on(event, listener);
   }
 
-  async list(): Promise<Host[]> {
-    const [rows, counts] = await Promise.all([this.store.list(), this.sideCountsById()]);
-    return rows.map((row) => this.toHostResponse(row, counts(row.id)));
-  }
-
-  async get(id: string): Promise<Host> {
-    const [row, counts] = await Promise.all([this.rowOrThrow(id), this.sideCountsById()]);
-    return this.toHostResponse(row, counts(id));
-  }
-
-  private async sideCountsById(): Promise<(id: string) => SideCountsOfHost> {
-    if (this.sideCounts === null) return () => NO_SIDE_COUNTS;
-    const [alerts, updates] = await Promise.all([
-      this.sideCounts.alertsByHost(),
-      this.sideCounts.updatesByHost(),
-    ]);
-    return (id) => ({
-      alerts: alerts.get(id) ?? NO_SIDE_COUNTS.alerts,
-      updates_available: updates.get(id) ?? 0,
-    });
-  }
-
-  async rows(): Promise<HostRow[]> {
+  /** Every registered host as stored; container-view adds what is live about each. */
+  async list(): Promise<HostRow[]> {
     return this.store.list();
+  }
+
+  async get(id: string): Promise<HostRow> {
+    return this.rowOrThrow(id);
   }
 
   /** Every registered host as the monitor connects to it. */
@@ -148,7 +86,7 @@ export class HostsService implements HostEvents {
     return { url: row.url, tls: ca && cert && key ? { ca, cert, key } : null };
   }
 
-  async create(payload: HostPayload, actor: Actor): Promise<Host> {
+  async create(payload: HostPayload, actor: Actor): Promise<HostRow> {
     await this.assertUrlFree(payload.url, payload.tls_ca !== null, null);
     this.assertTlsComplete(payload);
     const now = new Date().toISOString();
@@ -172,16 +110,13 @@ export class HostsService implements HostEvents {
       updated_at: now,
     };
     await this.store.insert(row);
-    this.runtime?.hostAdded(this.targetOf(row));
-    this.emitter.emit('hostAdded', { host: registeredHost(row) });
-    const host = this.toHostResponse(row);
-    this.hub.publish({ type: 'host_added', data: { host } });
+    this.emitter.emit('hostAdded', { host: registeredHost(row), target: this.targetOf(row) });
     await this.hostEvent(row, 'host_added', `Host ${row.name} added`, actor);
-    return host;
+    return row;
   }
 
   /** Null certificates keep the stored ones; a new URL must be free. */
-  async update(id: string, payload: HostPayload, actor: Actor): Promise<Host> {
+  async update(id: string, payload: HostPayload, actor: Actor): Promise<HostRow> {
     const current = await this.rowOrThrow(id);
     await this.assertUrlFree(payload.url, (payload.tls_ca ?? current.tls_ca) !== null, id);
     const keep = (next: string | null, stored: string | null) =>
@@ -198,25 +133,17 @@ export class HostsService implements HostEvents {
     };
     await this.store.update(id, changes);
     const row = { ...current, ...changes };
-    this.runtime?.hostChanged(this.targetOf(row));
     this.changed(row, current);
     await this.hostEvent(row, 'host_updated', `Host ${row.name} updated`, actor);
-    return this.toHostResponse(row);
+    return row;
   }
 
-  /**
-   * Removes the host and its container settings and resolves its open alerts; its events
-   * stay in the log. Answers how many alerts were resolved.
-   */
-  async remove(id: string, actor: Actor): Promise<number> {
+  /** Removes the host; its events stay in the log. Followers of `hostRemoved` do the rest. */
+  async remove(id: string, actor: Actor): Promise<void> {
     const row = await this.rowOrThrow(id);
     await this.store.delete(id);
-    const resolved = (await this.sideCounts?.resolveAlertsOf(id)) ?? 0;
-    this.runtime?.hostRemoved(id);
     this.emitter.emit('hostRemoved', { host: registeredHost(row) });
-    this.hub.publish({ type: 'host_removed', data: { host_id: id } });
     await this.hostEvent(row, 'host_removed', `Host ${row.name} removed`, actor);
-    return resolved;
   }
 
   /**
@@ -248,7 +175,6 @@ export class HostsService implements HostEvents {
     }
     const changes = { tags: JSON.stringify(tags), updated_at: new Date().toISOString() };
     await this.store.update(id, changes);
-    this.runtime?.hostChanged(this.targetOf(row));
     this.changed({ ...row, ...changes }, row);
     return tags;
   }
@@ -257,6 +183,7 @@ export class HostsService implements HostEvents {
     this.emitter.emit('hostChanged', {
       host: registeredHost(row),
       previous: registeredHost(before),
+      target: this.targetOf(row),
     });
   }
 
@@ -282,37 +209,6 @@ export class HostsService implements HostEvents {
     >,
   ): Promise<void> {
     await this.store.update(id, facts);
-  }
-
-  toHostResponse(row: HostRow, side: SideCountsOfHost = NO_SIDE_COUNTS): Host {
-    const live = this.runtime?.runtimeOf(row.id) ?? null;
-    const tls = row.tls_ca !== null && row.tls_cert !== null && row.tls_key !== null;
-    return {
-      id: row.id,
-      name: row.name,
-      url: row.url,
-      status: live?.status ?? 'offline',
-      error: live?.error ?? null,
-      security_status: securityOf(row.url, tls),
-      tags: tagsOf(row),
-      description: row.description,
-      os_version: row.os_version,
-      docker_version: row.docker_version,
-      num_cpus: row.num_cpus,
-      total_memory: row.total_memory,
-      last_checked: live?.last_checked ?? row.last_checked,
-      // The stored start is only a fact of the last contact: an engine that does not answer
-      // has no uptime to show.
-      daemon_started_at: live?.daemon_started_at ?? null,
-      uptime_source: live?.uptime_source ?? null,
-      uptime_note: live?.uptime_note ?? 'Not connected to the engine yet',
-      container_count: live?.container_count ?? 0,
-      updates_available: side.updates_available,
-      alerts: side.alerts,
-      stats: live?.stats ?? null,
-      sparklines: live?.sparklines ?? null,
-      containers: live?.containers ?? { total: 0, running: 0, stopped: 0 },
-    };
   }
 
   private async rowOrThrow(id: string): Promise<HostRow> {
@@ -363,10 +259,4 @@ export class HostsService implements HostEvents {
       triggered_by: actor.username,
     });
   }
-}
-
-/** Unix sockets never cross a network, so they count as secure, like TLS and https. */
-function securityOf(url: string, tls: boolean): Host['security_status'] {
-  if (tls || url.startsWith('https://') || url.startsWith('unix://')) return 'secure';
-  return 'insecure';
 }

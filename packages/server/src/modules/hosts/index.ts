@@ -1,11 +1,5 @@
-export { hostsRoutes } from './hosts.routes.js';
-export {
-  HostsService,
-  type EngineTarget,
-  type HostRuntime,
-  type HostRuntimeSource,
-  type ProbeEngine,
-} from './hosts.service.js';
+export { hostsRoutes, type HostRoutesPorts } from './hosts.routes.js';
+export { HostsService, type EngineTarget, type ProbeEngine } from './hosts.service.js';
 export { createHostsStore, type HostRow } from './hosts.store.js';
 export { registerLocalSocketOnce } from './local-socket.js';
 export { registeredHost } from './host-events.js';

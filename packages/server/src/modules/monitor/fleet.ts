@@ -1,8 +1,9 @@
-import type { Container, HostStatus } from '@berth/contracts';
+import type { Host, HostStats, HostStatus, Sparklines } from '@berth/contracts';
+import type { ContainerStats } from '../stats/index.js';
 import type { Engine } from '../../docker/index.js';
 import type { EngineContainer } from './engine-container.js';
 
-// The monitor as every other module sees it: read-mostly snapshots, engine clients by
+// The monitor as every other module sees it: read-mostly snapshots, engines by
 // purpose, and events to subscribe to. The supervisors behind it stay private, so the
 // live picture can only change through the monitor itself.
 
@@ -45,8 +46,13 @@ export interface FleetEventMap {
     signal: string | null;
   };
   hostStatusChanged: { hostId: string; status: HostStatus; error: string | null };
-  /** A stats pass over every host ended; the samples are in `containers()` and the API list. */
+  /** A stats pass over every host ended; `containerStats` and the sparklines have its samples. */
   statsSampled: { at: string };
+  /**
+   * Something a container list shows changed (an engine event, an action, a host's status, a
+   * setting someone reported through `changed()`): shown lists should be sent again.
+   */
+  containersChanged: Record<string, never>;
 }
 
 export type FleetEvent = keyof FleetEventMap;
@@ -57,6 +63,20 @@ export interface FleetHostMetrics {
   mem_percent: number;
   total_memory: number;
 }
+
+/** What the monitor knows live of a host's engine; null fields before its first contact. */
+export type HostRuntime = Pick<
+  Host,
+  | 'status'
+  | 'stats'
+  | 'sparklines'
+  | 'containers'
+  | 'container_count'
+  | 'last_checked'
+  | 'daemon_started_at'
+  | 'uptime_source'
+  | 'uptime_note'
+> & { error: string | null };
 
 /** The filesystem holding an engine's data root: measured, or why it cannot be. */
 export type EngineDisk = { percent: number; path: string } | { unavailable: string };
@@ -74,15 +94,19 @@ export interface Fleet {
   engine(hostId: string, options: { purpose: EnginePurpose }): Engine | null;
   /** Re-reads one container after an action, so answers and pushes carry its new state. */
   refresh(hostId: string, containerId: string): Promise<ContainerSnapshot | null>;
-  /** Containers in the API's shape, with Berth's settings and live stats. */
-  listContainers(hostId?: string): Container[];
-  /** The same list written as JSON; one text is shared by every caller until it changes. */
-  containersJson(hostId?: string): string;
-  /** Something shown in the container list changed: push it to browsers shortly. */
+  /** Something a container list shows changed outside the engine: announce `containersChanged`. */
   changed(): void;
   on<E extends FleetEvent>(event: E, listener: FleetListener<E>): () => void;
-  /** One container in the API's shape (settings, tags, stats), by host and name. */
-  containerInfo(hostId: string, name: string): Container | undefined;
+  /** A running container's last stats sample (short id). */
+  containerStats(hostId: string, containerId: string): ContainerStats | undefined;
+  /** The host's aggregates over its running containers; null while offline. */
+  hostStats(hostId: string): HostStats | null;
+  /** The host's aggregate series, one point per stats pass. */
+  hostSparklines(hostId: string): Sparklines | null;
+  /** Each sampled container's series, by short id. */
+  containerSparklines(hostId: string): [string, Sparklines][];
+  /** Live facts of a supervised host; null when it is not supervised. */
+  runtimeOf(hostId: string): HostRuntime | null;
   /** The host's aggregates from the last stats pass; null while offline or before one. */
   hostMetrics(hostId: string): FleetHostMetrics | null;
   /**

@@ -8,5 +8,6 @@ export type {
   FleetHost,
   FleetHostMetrics,
   FleetListener,
+  HostRuntime,
 } from './fleet.js';
 export { MonitorService, type MonitorDeps } from './monitor.service.js';

@@ -1,20 +1,11 @@
-import {
-  containerKey,
-  encodeContainersUpdate,
-  withoutContainerSparklines,
-  type Container,
-  type LiveContainersState,
-  type LiveMessageOf,
-  type SpecLiveMessage,
-} from '@berth/contracts';
+import type { HostStats, Sparklines } from '@berth/contracts';
 import type { Engine } from '../../docker/index.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LiveClient, LiveHub } from '../../platform/live-hub.js';
-import type { ContainerSettings } from '../container-settings/index.js';
+import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
-import type { EngineTarget, HostRuntime, HostRuntimeSource, HostsService } from '../hosts/index.js';
+import type { EngineTarget, HostsService } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
-import type { StatsSource } from '../stats/index.js';
+import type { ContainerStats, StatsSource } from '../stats/index.js';
 import { measureEngineDisk } from './engine-disk.js';
 import type {
   ContainerSnapshot,
@@ -25,16 +16,11 @@ import type {
   FleetHost,
   FleetHostMetrics,
   FleetListener,
+  HostRuntime,
 } from './fleet.js';
 import { FleetEmitter } from './fleet-emitter.js';
 import { HostSupervisor } from './host-supervisor.js';
-import {
-  HostSparklines,
-  hostStatsOf,
-  liveForm,
-  specContainersUpdate,
-  toContainer,
-} from './live-snapshot.js';
+import { HostSparklines, hostStatsOf } from './host-aggregates.js';
 import { spreadPasses, statsPassStep } from './stats-pass.js';
 
 export interface MonitorDeps {
@@ -42,32 +28,25 @@ export interface MonitorDeps {
   hub: LiveHub;
   events: EventsService;
   settings: SettingsService;
-  hosts: HostsService;
-  containerSettings: ContainerSettings;
+  /** Where hosts come from: read at start, then followed through its events. */
+  hosts: Pick<HostsService, 'engineTargets' | 'saveEngineFacts' | 'on'>;
   statsSource: StatsSource;
 }
 
 /** Without a browser watching, stats are sampled this often at most (states stay exact). */
 const IDLE_TICK_MS = 10_000;
-/** State changes are pushed after this quiet period, so a burst becomes one message. */
-const PUSH_DEBOUNCE_MS = 25;
-/** How long one written container list may be handed out while nothing changes. */
-const LIST_CACHE_MS = 1000;
 
 /**
- * Exactly one supervisor per registered host, a stats tick at `polling_interval`, and the
- * live `containers_update` (on every tick, and right after any state change). Other modules
- * see it only as a `Fleet`.
+ * Exactly one supervisor per registered host (following the hosts module's events), and a
+ * stats tick at `polling_interval`, faster while someone watches. Other modules see it only
+ * as a `Fleet`: engine facts, snapshots and events; how the API shows them is
+ * container-view's.
  */
-export class MonitorService implements HostRuntimeSource, Fleet {
+export class MonitorService implements Fleet {
   private readonly supervisors = new Map<string, HostSupervisor>();
-  private readonly hostSparklines = new HostSparklines();
+  private readonly hostSparklineSets = new HostSparklines();
   private readonly emitter: FleetEmitter;
   private tickTimer: NodeJS.Timeout | undefined;
-  private pushTimer: NodeJS.Timeout | undefined;
-  /** Counts changes to what the container list shows (engine events, actions, stats passes). */
-  private changes = 0;
-  private listCache: { key: string; at: number; json: string } | null = null;
   private running = false;
   /** A tick is under way (its pass spreads over part of the interval: stats-pass.ts). */
   private ticking = false;
@@ -75,8 +54,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   private readonly statsDemand = new Set<string>();
   /** Engine URLs by host, to tell a local engine (whose disk can be read) from others. */
   private readonly urls = new Map<string, string>();
-  /** The state the last containers_update took every browser to; deltas start from it. */
-  private lastLive: LiveContainersState | null = null;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly deps: MonitorDeps) {
     this.emitter = new FleetEmitter((err) => deps.log.error({ err }, 'fleet listener failed'));
@@ -84,7 +62,13 @@ export class MonitorService implements HostRuntimeSource, Fleet {
 
   async start(): Promise<void> {
     this.running = true;
-    for (const target of await this.deps.hosts.engineTargets()) this.hostAdded(target);
+    const { hosts } = this.deps;
+    this.unsubscribe.push(
+      hosts.on('hostAdded', ({ target }) => this.hostAdded(target)),
+      hosts.on('hostChanged', ({ target }) => this.hostChanged(target)),
+      hosts.on('hostRemoved', ({ host }) => this.hostRemoved(host.id)),
+    );
+    for (const target of await hosts.engineTargets()) this.hostAdded(target);
     this.scheduleTick(0);
     this.deps.hub.onConnectionCountChange((count) => {
       if (count === 1) this.tickNow(); // a browser arrived: full cadence now
@@ -93,8 +77,8 @@ export class MonitorService implements HostRuntimeSource, Fleet {
 
   stop(): void {
     this.running = false;
+    for (const off of this.unsubscribe.splice(0)) off();
     clearTimeout(this.tickTimer);
-    clearTimeout(this.pushTimer);
     for (const sup of this.supervisors.values()) sup.stop();
   }
 
@@ -142,15 +126,26 @@ export class MonitorService implements HostRuntimeSource, Fleet {
   }
 
   changed(): void {
-    this.pushSoon();
+    this.emitter.emit('containersChanged', {});
   }
 
-  containerInfo(hostId: string, name: string): Container | undefined {
+  containerStats(hostId: string, containerId: string): ContainerStats | undefined {
+    return this.supervisors.get(hostId)?.stats.statsOf(containerId);
+  }
+
+  hostStats(hostId: string): HostStats | null {
     const sup = this.supervisors.get(hostId);
-    const c = sup?.containers.snapshotByName(name);
-    if (sup === undefined || c === undefined) return undefined;
-    const settings = this.deps.containerSettings.get(hostId, c.name);
-    return toContainer(sup, c, settings, this.deps.settings.get().default_auto_restart);
+    return sup === undefined || sup.status === 'offline' ? null : hostStatsOf(sup);
+  }
+
+  hostSparklines(hostId: string): Sparklines | null {
+    return this.hostSparklineSets.of(hostId);
+  }
+
+  containerSparklines(hostId: string): [string, Sparklines][] {
+    const sup = this.supervisors.get(hostId);
+    if (sup === undefined) return [];
+    return [...sup.stats.sparklines].map(([id, set]) => [id, set.toJSON()]);
   }
 
   hostMetrics(hostId: string): FleetHostMetrics | null {
@@ -194,12 +189,12 @@ export class MonitorService implements HostRuntimeSource, Fleet {
       container_count: all.length,
       containers: { total: all.length, running, stopped: all.length - running },
       stats: sup.status === 'offline' ? null : hostStatsOf(sup),
-      sparklines: this.hostSparklines.of(hostId),
+      sparklines: this.hostSparklineSets.of(hostId),
     };
   }
 
   /** Starts supervising; a host that is already supervised is updated instead, never doubled. */
-  hostAdded(target: EngineTarget): void {
+  private hostAdded(target: EngineTarget): void {
     this.urls.set(target.id, target.endpoint.url);
     const existing = this.supervisors.get(target.id);
     if (existing !== undefined) {
@@ -212,7 +207,7 @@ export class MonitorService implements HostRuntimeSource, Fleet {
       timeoutMs: () => this.deps.settings.get().connection_timeout * 1000,
       record: (event) => this.deps.events.record(event),
       saveFacts: (id, facts) => this.deps.hosts.saveEngineFacts(id, facts),
-      containersChanged: () => this.pushSoon(),
+      containersChanged: () => this.changed(),
       containerEvent: (event) => this.emitter.emit('containerChanged', event),
       statusChanged: (hostId, status, error) => {
         this.deps.hub.publish({
@@ -220,127 +215,25 @@ export class MonitorService implements HostRuntimeSource, Fleet {
           data: { host_id: hostId, status, error },
         });
         this.emitter.emit('hostStatusChanged', { hostId, status, error });
-        this.pushSoon();
+        this.changed();
       },
     });
     this.supervisors.set(target.id, sup);
     sup.start();
   }
 
-  hostChanged(target: EngineTarget): void {
+  private hostChanged(target: EngineTarget): void {
     this.urls.set(target.id, target.endpoint.url);
-    this.changes++;
     this.supervisors.get(target.id)?.update(target);
+    this.changed();
   }
 
-  hostRemoved(hostId: string): void {
+  private hostRemoved(hostId: string): void {
     this.supervisors.get(hostId)?.stop();
     this.supervisors.delete(hostId);
     this.urls.delete(hostId);
-    this.hostSparklines.forget(hostId);
-    this.deps.containerSettings.forgetHost(hostId);
-    this.pushSoon();
-  }
-
-  /** Every container of every reachable host (or of one host). */
-  listContainers(hostId?: string): Container[] {
-    const defaultAutoRestart = this.deps.settings.get().default_auto_restart;
-    const out: Container[] = [];
-    for (const sup of this.reachable(hostId)) {
-      for (const c of sup.containers.values()) {
-        out.push(
-          toContainer(sup, c, this.deps.containerSettings.get(sup.id, c.name), defaultAutoRestart),
-        );
-      }
-    }
-    return out;
-  }
-
-  /** What `containers_update` brings a browser to: every container, stats and sparklines. */
-  liveState(seq: number): LiveContainersState {
-    const host_metrics: Record<string, ReturnType<typeof hostStatsOf>> = {};
-    const host_sparklines: Record<string, { cpu: number[]; mem: number[]; net: number[] }> = {};
-    const container_sparklines: Record<string, { cpu: number[]; mem: number[]; net: number[] }> =
-      {};
-    for (const sup of this.supervisors.values()) {
-      if (sup.status === 'offline') continue;
-      host_metrics[sup.id] = hostStatsOf(sup);
-      const spark = this.hostSparklines.of(sup.id);
-      if (spark !== null) host_sparklines[sup.id] = spark;
-      for (const [id, set] of sup.stats.sparklines)
-        container_sparklines[containerKey(sup.id, id)] = set.toJSON();
-    }
-    return {
-      seq,
-      containers: this.listContainers(),
-      host_metrics,
-      host_sparklines,
-      container_sparklines,
-    };
-  }
-
-  /**
-   * The full containers_update for one client (just connected, or asking after a gap): the
-   * state the last message took everyone else to, so the next delta (the next tick at most a
-   * polling interval away, at once for the first browser) applies to it too.
-   */
-  containersFull(
-    client: Pick<LiveClient, 'protocol' | 'containerSparklines'>,
-  ): LiveMessageOf<'containers_update'> | SpecLiveMessage {
-    this.lastLive ??= this.liveState(1);
-    const form = liveForm(client);
-    if (form === 'spec') return specContainersUpdate(this.lastLive, new Date().toISOString());
-    const full = encodeContainersUpdate(null, this.lastLive);
-    return {
-      type: 'containers_update',
-      data: form === 'deltas' ? full : withoutContainerSparklines(full),
-    };
-  }
-
-  /**
-   * A containers_update to every client in its form (docs/decisions/015): the spec's clients
-   * get every container and series whole; Berth's browsers get what changed since the previous
-   * message (docs/decisions/010), with container sparklines only if they show them (on a page
-   * without, they were about a quarter of a message's bytes and of the browser's time on it).
-   */
-  private publishContainers(): void {
-    const next = this.liveState((this.lastLive?.seq ?? 0) + 1);
-    const data = encodeContainersUpdate(this.lastLive, next);
-    this.lastLive = next;
-    this.deps.hub.publishByForm(liveForm, (form) => {
-      if (form === 'spec') return specContainersUpdate(next, data.timestamp);
-      return {
-        type: 'containers_update',
-        data: form === 'deltas' ? data : withoutContainerSparklines(data),
-      };
-    });
-  }
-
-  /**
-   * The full container list as JSON text. Every browser polls it, and writing a thousand
-   * containers is most of a request's cost (bench/containers), so one text is shared until
-   * something changes or a second has passed (uptime texts age).
-   */
-  containersJson(hostId?: string): string {
-    if (hostId !== undefined) return JSON.stringify(this.listContainers(hostId));
-    const key = `${this.changes}:${this.deps.settings.get().default_auto_restart}`;
-    const now = Date.now();
-    const cached = this.listCache;
-    if (cached !== null && cached.key === key && now - cached.at < LIST_CACHE_MS)
-      return cached.json;
-    const json = JSON.stringify(this.listContainers());
-    this.listCache = { key, at: now, json };
-    return json;
-  }
-
-  /** Publishes a containers_update shortly (coalescing bursts of engine events). */
-  pushSoon(): void {
-    this.changes++;
-    if (this.pushTimer !== undefined || this.deps.hub.connectionCount === 0) return;
-    this.pushTimer = setTimeout(() => {
-      this.pushTimer = undefined;
-      this.publishContainers();
-    }, PUSH_DEBOUNCE_MS);
+    this.hostSparklineSets.forget(hostId);
+    this.changed();
   }
 
   private scheduleTick(delayMs: number): void {
@@ -382,15 +275,13 @@ export class MonitorService implements HostRuntimeSource, Fleet {
       async (sup) => {
         try {
           await sup.collectStats();
-          if (sup.status !== 'offline') this.hostSparklines.push(sup.id, hostStatsOf(sup));
+          if (sup.status !== 'offline') this.hostSparklineSets.push(sup.id, hostStatsOf(sup));
         } catch (err) {
           this.deps.log.warn({ err, host: sup.name }, 'stats pass failed');
         }
       },
     );
-    this.changes++;
     this.emitter.emit('statsSampled', { at: new Date().toISOString() });
-    if (this.deps.hub.connectionCount > 0) this.publishContainers();
   }
 
   /** Supervisors of hosts that answer (all of them, or the one asked for). */

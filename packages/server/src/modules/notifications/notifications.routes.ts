@@ -12,14 +12,15 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { NotificationsService } from './notifications.service.js';
+import type { ChannelRules, NotificationsService } from './notifications.service.js';
 
 /** Notification channels and templates. */
 export function notificationsRoutes(
   app: FastifyInstance,
-  opts: { notifications: NotificationsService },
+  opts: { notifications: NotificationsService; channelRules: ChannelRules },
 ): void {
   const n = opts.notifications;
+  const rules = opts.channelRules;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/notifications/channels';
   const params = channelParamsSchema;
@@ -41,7 +42,7 @@ export function notificationsRoutes(
     `${base}/:id`,
     { schema: { params, response: { 200: z.object({ status: z.literal('success') }) } } },
     async (req) => {
-      await n.deleteChannel(req.params.id);
+      await n.deleteChannel(req.params.id, rules);
       return { status: 'success' as const };
     },
   );
@@ -59,7 +60,7 @@ export function notificationsRoutes(
   r.get(
     `${base}/:id/dependent-alerts`,
     { schema: { params, response: { 200: channelDependentsSchema } } },
-    (req) => n.dependents(req.params.id),
+    (req) => n.dependents(req.params.id, rules),
   );
   r.get(
     '/notifications/template-variables',

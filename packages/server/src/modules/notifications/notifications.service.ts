@@ -40,21 +40,25 @@ export interface NotificationsDeps {
   };
   hub: LiveHub;
   record: (event: EventInput) => Promise<unknown>;
-  /** Ids of the alerts unresolved now (for the blackout summary). */
-  unresolvedAlerts: () => { id: string; title: string; severity: string; first_seen: string }[];
-  /** The alert rules, as far as they name channels. */
-  rules: {
-    /** Names of the rules that notify a channel. */
-    usingChannel(channelId: number): string[];
-    /** Takes a channel out of every rule that notifies it. */
-    forgetChannel(channelId: number): Promise<void>;
-  };
+  /** The alerts unresolved now (for the blackout summary), as the alerts' store has them. */
+  unresolvedAlerts: () => Promise<{ id: string; first_seen: string }[]>;
   endpoints: NotificationEndpoints;
   log: FastifyBaseLogger;
   now?: () => number;
   outbox?: OutboxOptions;
   /** How often the blackout windows are looked at (15 s). */
   blackoutCheckMs?: number;
+}
+
+/**
+ * The alert rules, as far as they name channels. The alerts module sits above this one (it
+ * notifies through it), so the routes hand its rules in rather than this service holding them.
+ */
+export interface ChannelRules {
+  /** Names of the rules that notify a channel. */
+  usingChannel(channelId: number): string[];
+  /** Takes a channel out of every rule that notifies it. */
+  forgetChannel(channelId: number): Promise<void>;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -205,7 +209,7 @@ export class NotificationsService {
   private async releaseHeld(windowName: string | null): Promise<void> {
     const held = await this.deps.store.outbox.held();
     if (held.length === 0) return;
-    const open = new Map(this.deps.unresolvedAlerts().map((a) => [a.id, a]));
+    const open = new Map((await this.deps.unresolvedAlerts()).map((a) => [a.id, a]));
     const offset = this.deps.settings.get().timezone_offset;
     const byChannel = new Map<number, typeof held>();
     for (const row of held)
@@ -294,15 +298,15 @@ export class NotificationsService {
    * The rules that notify a channel. A channel that does not exist (any more) has none: the
    * settings page asks again right after a delete, and that is no error.
    */
-  dependents(id: number): ChannelDependents {
-    const names = this.deps.rules.usingChannel(id);
+  dependents(id: number, rules: ChannelRules): ChannelDependents {
+    const names = rules.usingChannel(id);
     return { alert_count: names.length, alert_names: names };
   }
 
   /** The channel goes, and with it its place in every rule that notified it. */
-  async deleteChannel(id: number): Promise<void> {
+  async deleteChannel(id: number, rules: ChannelRules): Promise<void> {
     this.channels.get(id);
-    await this.deps.rules.forgetChannel(id);
+    await rules.forgetChannel(id);
     await this.channels.delete(id);
   }
 

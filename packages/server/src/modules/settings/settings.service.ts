@@ -20,11 +20,12 @@ export type ReleaseSource = () => { version: string; url: string } | null;
 export class SettingsService {
   private current: WritableSettings = { ...DEFAULT_SETTINGS };
   private readonly listeners = new Set<Listener>();
-  private release: ReleaseSource = () => null;
 
   constructor(
     private readonly store: SettingsStore,
     private readonly log: FastifyBaseLogger,
+    /** Where the read-only release fields come from (the release feed checker). */
+    private readonly release: ReleaseSource = () => null,
   ) {}
 
   /** Loads stored values; a value that no longer validates falls back to its default. */
@@ -42,11 +43,6 @@ export class SettingsService {
 
   get(): WritableSettings {
     return this.current;
-  }
-
-  /** Where the read-only release fields come from (the release feed checker). */
-  setReleaseSource(source: ReleaseSource): void {
-    this.release = source;
   }
 
   /** The API shape: writable settings plus the read-only release fields. */

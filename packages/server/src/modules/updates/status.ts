@@ -128,13 +128,13 @@ export class UpdateStatusView {
   }
 
   async summary(): Promise<UpdatesSummary> {
-    const rt = this.ctx.rt;
+    const { fleet } = this.ctx.r;
     const keys: string[] = [];
     for (const row of await this.ctx.store.all()) {
       if (row.update_available !== 1) continue;
-      const c = rt?.fleet.containerByName(row.host_id, row.container_name);
-      if (rt !== null && (c === undefined || c.image !== row.image)) continue;
-      keys.push(containerKey(row.host_id, c?.id ?? row.container_id));
+      const c = fleet.containerByName(row.host_id, row.container_name);
+      if (c === undefined || c.image !== row.image) continue;
+      keys.push(containerKey(row.host_id, c.id));
     }
     return { total_updates: keys.length, containers_with_updates: keys };
   }

@@ -82,11 +82,10 @@ export function parseBackupName(name: string): { original: string; since: number
 }
 
 /**
- * What the parts of the updates module share: the store, the secret box, the runtime once
- * attached, and which containers are being updated right now.
+ * What the parts of the updates module share: the store, the secret box, the runtime (the
+ * fleet and the modules it reports to), and which containers are being updated right now.
  */
 export class UpdatesContext {
-  rt: UpdatesRuntime | null = null;
   readonly updating = new Set<string>();
 
   /** Whether the named container, or the original of a backup so named, is being updated. */
@@ -104,12 +103,8 @@ export class UpdatesContext {
   constructor(
     readonly store: UpdatesStore,
     readonly secrets: SecretBox,
+    readonly r: UpdatesRuntime,
   ) {}
-
-  get r(): UpdatesRuntime {
-    if (this.rt === null) throw new Error('updates service used before attach()');
-    return this.rt;
-  }
 
   find(hostId: string, containerId: string): ContainerSnapshot {
     if (this.r.fleet.host(hostId) === undefined) throw notFound('Host not found');

@@ -44,8 +44,8 @@ export class UpdatesService {
   private readonly policySettings: PolicySettings;
   private readonly credentials: RegistryCredentials;
 
-  constructor(store: UpdatesStore, secrets: SecretBox) {
-    this.ctx = new UpdatesContext(store, secrets);
+  constructor(store: UpdatesStore, secrets: SecretBox, runtime: UpdatesRuntime) {
+    this.ctx = new UpdatesContext(store, secrets, runtime);
     this.checks = new UpdateChecks(this.ctx);
     this.view = new UpdateStatusView(this.ctx);
     this.interrupted = new InterruptedUpdates(this.ctx);
@@ -53,10 +53,6 @@ export class UpdatesService {
     this.schedule = new UpdateSchedule(this.ctx, this.checks, this.execution, this.interrupted);
     this.policySettings = new PolicySettings(store);
     this.credentials = new RegistryCredentials(store, secrets);
-  }
-
-  attach(runtime: UpdatesRuntime): void {
-    this.ctx.rt = runtime;
   }
 
   /** Whether the named container, or the original of a backup so named, is being updated. */

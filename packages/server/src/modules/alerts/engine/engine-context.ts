@@ -4,6 +4,7 @@ import type { Fleet } from '../../monitor/index.js';
 import type { AlertRow } from '../alerts.store.js';
 import type { StoredRule } from '../rules.store.js';
 import type { AlertLifecycle, AlertScopeRef } from './alert-lifecycle.js';
+import type { WatchedContainer } from './watched-container.js';
 import { matchesContainer, matchesHost, type ContainerFacts, type HostFacts } from './selectors.js';
 
 /** What every part of the engine shares: the fleet, the rules, the hosts, the clock. */
@@ -18,6 +19,8 @@ export interface EngineContext {
   host(hostId: string): HostFacts | undefined;
   /** Whether the container is being updated (its alerts wait when the rule asks). */
   updating(hostId: string, name: string): boolean;
+  /** The container by host and name, as the monitor last saw it, with the user's settings. */
+  container(hostId: string, name: string): WatchedContainer | undefined;
 }
 
 export const hostScope = (ctx: EngineContext, hostId: string): AlertScopeRef => ({

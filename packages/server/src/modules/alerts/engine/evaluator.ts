@@ -1,9 +1,4 @@
-import {
-  containerScopeId,
-  type Container,
-  type NotificationRequest,
-  type AlertRuleKind,
-} from '@berth/contracts';
+import { containerScopeId, type NotificationRequest, type AlertRuleKind } from '@berth/contracts';
 import type { HostEvents } from '../../hosts/index.js';
 import type { StoredRule } from '../rules.store.js';
 import type { AlertRow } from '../alerts.store.js';
@@ -21,6 +16,7 @@ import type { AlertScopeRef } from './alert-lifecycle.js';
 import { OneShotClearing } from './one-shot-clearing.js';
 import type { HostFacts } from './selectors.js';
 import { StateKinds, type StateKindOptions } from './state-kinds.js';
+import { watchedContainer, type SettingsOf, type WatchedContainer } from './watched-container.js';
 
 /** Snoozes are checked and vanished containers swept at least this often. */
 const MAINTENANCE_MS = 15_000;
@@ -30,8 +26,10 @@ const STATS_OWNER = 'alert-rules';
 
 export interface EvaluatorDeps extends Omit<
   EngineContext,
-  'rulesOf' | 'rule' | 'host' | 'updating'
+  'rulesOf' | 'rule' | 'host' | 'updating' | 'container'
 > {
+  /** The user's settings of a container (tags, desired state), by host and name. */
+  settingsOf: SettingsOf;
   /** Hosts with their tags (for selectors), read once at start... */
   hostDirectory: () => Promise<HostFacts[]>;
   /** ...and followed from then on as they are added, changed and removed. */
@@ -95,6 +93,7 @@ export class AlertEvaluator {
       rule: (id) => this.rules.find((r) => r.id === id),
       host: (id) => this.hostsById.get(id),
       updating: (hostId, name) => this.updatingSet.has(containerScopeId(hostId, name)),
+      container: (hostId, name) => watchedContainer(deps.fleet, deps.settingsOf, hostId, name),
     };
     this.state = new StateKinds(this.ctx, deps.options);
     this.oneShots = new OneShotClearing(this.ctx);
@@ -159,7 +158,7 @@ export class AlertEvaluator {
 
   /** Health checks and updates raise and resolve through here. */
   async signal(s: Signal): Promise<void> {
-    const info = this.deps.fleet.containerInfo(s.hostId, s.containerName);
+    const info = this.ctx.container(s.hostId, s.containerName);
     const facts = info ?? {
       host_id: s.hostId,
       name: s.containerName,
@@ -228,7 +227,7 @@ export class AlertEvaluator {
     const { fleet } = this.deps;
     for (const snap of fleet.containers()) {
       if (snap.state !== 'running') continue;
-      const c = fleet.containerInfo(snap.hostId, snap.name);
+      const c = this.ctx.container(snap.hostId, snap.name);
       if (c === undefined) continue;
       for (const kind of ['cpu_high', 'memory_high'] as const) {
         const value = kind === 'cpu_high' ? c.cpu_percent : c.memory_percent;
@@ -305,7 +304,7 @@ export class AlertEvaluator {
   }
 
   /** The alert's message; a container's memory is said to be of its own limit when it has one. */
-  private describe(rule: StoredRule, value: number, c?: Container, path?: string): string {
+  private describe(rule: StoredRule, value: number, c?: WatchedContainer, path?: string): string {
     const cond = `(threshold ${rule.operator ?? '>='} ${pct(rule.threshold ?? 0)})`;
     if (rule.kind === 'cpu_high') return `CPU is ${pct(value)} ${cond}`;
     if (rule.kind === 'disk_low')

@@ -96,7 +96,7 @@ export class StateKinds {
           ev.hostId,
           ev.name,
           'Health check passing again',
-          () => this.ctx.fleet.containerInfo(ev.hostId, ev.name)?.health === 'healthy',
+          () => this.ctx.container(ev.hostId, ev.name)?.health === 'healthy',
         );
         return;
       case 'destroy':
@@ -116,7 +116,7 @@ export class StateKinds {
     diedAt: number,
     kills: readonly (string | null)[],
   ): Promise<void> {
-    const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
+    const info = this.ctx.container(ev.hostId, ev.name);
     const dying = ev.container ?? this.ctx.fleet.containerByName(ev.hostId, ev.name);
     if (info === undefined || dying === undefined) return;
     if (containerRules(this.ctx, 'container_stopped', info).length === 0) return;
@@ -152,7 +152,7 @@ export class StateKinds {
     const askedFor =
       intent === 'asked' ||
       (intent === 'unsure' && stop !== undefined && stop >= diedAt - STOP_BEFORE_DIE_MS);
-    const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
+    const info = this.ctx.container(ev.hostId, ev.name);
     if (info === undefined || info.state === 'running') return;
     const shouldRun = info.desired_state === 'should_run';
     const finished = !askedFor && info.exit_code === 0;
@@ -169,7 +169,7 @@ export class StateKinds {
         askedFor ? (this.options.restartGraceMs ?? RESTART_GRACE_MS) : 0,
       );
       this.afterMs(`stopped|${key}|${rule.id}`, waitMs, () => {
-        const now = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
+        const now = this.ctx.container(ev.hostId, ev.name);
         if (now === undefined || now.state === 'running') return;
         this.raise(rule, ev.hostId, ev.name, ev.containerId, message, {
           old_state: 'running',
@@ -187,10 +187,10 @@ export class StateKinds {
       ev.hostId,
       ev.name,
       'Container is running again',
-      () => this.ctx.fleet.containerInfo(ev.hostId, ev.name)?.state === 'running',
+      () => this.ctx.container(ev.hostId, ev.name)?.state === 'running',
     );
     const died = this.dieAt.get(key);
-    const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
+    const info = this.ctx.container(ev.hostId, ev.name);
     if (died === undefined || info === undefined) return;
     for (const rule of containerRules(this.ctx, 'container_restart', info)) {
       const windowMs =
@@ -221,13 +221,13 @@ export class StateKinds {
   }
 
   private unhealthy(ev: FleetEventMap['containerChanged']): void {
-    const info = this.ctx.fleet.containerInfo(ev.hostId, ev.name);
+    const info = this.ctx.container(ev.hostId, ev.name);
     if (info === undefined) return;
     const key = containerScopeId(ev.hostId, ev.name);
     this.timers.cancel(`clear|container_unhealthy|${key}`);
     for (const rule of containerRules(this.ctx, 'container_unhealthy', info)) {
       this.afterDuration(rule, `unhealthy|${rule.id}|${key}`, () => {
-        if (this.ctx.fleet.containerInfo(ev.hostId, ev.name)?.health !== 'unhealthy') return;
+        if (this.ctx.container(ev.hostId, ev.name)?.health !== 'unhealthy') return;
         this.raise(
           rule,
           ev.hostId,

@@ -1,0 +1,1 @@
+export { ContainerView, type ContainerViewDeps } from './container-view.service.js';
