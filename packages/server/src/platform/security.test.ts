@@ -1,4 +1,3 @@
-import { liveMessageSchema } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildTestApp, signedInCookie, TEST_ADMIN, type TestApp } from '../test/test-app.js';
@@ -112,7 +111,8 @@ describe('the live channel', () => {
         socket.terminate();
       });
       socket.on('message', (raw: Buffer) => {
-        resolve(`message ${liveMessageSchema.parse(JSON.parse(raw.toString())).type}`);
+        // Any client's first messages: the type is all this test reads.
+        resolve(`message ${String((JSON.parse(raw.toString()) as { type?: unknown }).type)}`);
         socket.close();
       });
       socket.on('close', (code) => resolve(`closed ${code}`));
