@@ -18,6 +18,16 @@ export const containerScopeId = (hostId: string, containerName: string): string 
   `${hostId}:${containerName}`;
 
 /**
+ * The host id and the rest of a container scope id (a container name, or a short id in
+ * scopes written before names were used); null when it is not `host_id:rest`.
+ */
+export function parseContainerScopeId(scopeId: string): { hostId: string; rest: string } | null {
+  const at = scopeId.lastIndexOf(':');
+  if (at <= 0 || at === scopeId.length - 1) return null;
+  return { hostId: scopeId.slice(0, at), rest: scopeId.slice(at + 1) };
+}
+
+/**
  * An alert raised by a rule. One is open per rule and scope at a time; while
  * it stays open `last_seen`, `current_value` and `occurrences` move instead of new alerts.
  */

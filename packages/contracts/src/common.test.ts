@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerKey, parseContainerKey } from './common.js';
+import { containerKey, containerKeyOf, containerNameKey, parseContainerKey } from './common.js';
 
 describe('container keys', () => {
   it('joins a host id and the short container id', () => {
@@ -13,5 +13,22 @@ describe('container keys', () => {
       containerId: 'b'.repeat(12),
     });
     for (const bad of ['', 'h1', ':abc', 'h1:']) expect(parseContainerKey(bad)).toBeNull();
+  });
+});
+
+describe('containerKeyOf', () => {
+  it('is the container key of an API container', () => {
+    expect(containerKeyOf({ host_id: 'h1', id: 'c'.repeat(12) })).toBe(
+      containerKey('h1', 'c'.repeat(12)),
+    );
+  });
+});
+
+describe('containerNameKey', () => {
+  it('tells apart pairs that a visible separator would join into one key', () => {
+    expect(containerNameKey('h1', 'web')).toBe(containerNameKey('h1', 'web'));
+    expect(containerNameKey('h1', 'web')).not.toBe(containerNameKey('h1', 'web2'));
+    expect(containerNameKey('h:1', 'web')).not.toBe(containerNameKey('h', '1:web'));
+    expect(containerNameKey('h1', 'web')).not.toBe(containerKey('h1', 'web'));
   });
 });

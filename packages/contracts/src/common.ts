@@ -31,12 +31,26 @@ export function containerKey(hostId: string, containerId: string): ContainerKey 
   return `${hostId}:${containerId.slice(0, SHORT_ID_LENGTH)}`;
 }
 
+/** The key of a container as the API shows it (its `host_id` and `id`). */
+export const containerKeyOf = (c: {
+  readonly host_id: string;
+  readonly id: string;
+}): ContainerKey => containerKey(c.host_id, c.id);
+
 /** The host and short container id of a key; null when it is not `host_id:container_id`. */
 export function parseContainerKey(key: string): { hostId: string; containerId: string } | null {
   const at = key.lastIndexOf(':');
   if (at <= 0 || at === key.length - 1) return null;
   return { hostId: key.slice(0, at), containerId: key.slice(at + 1, at + 1 + SHORT_ID_LENGTH) };
 }
+
+/**
+ * The in-memory key of a container by host and name, for state that must follow a container
+ * recreated under its name (its settings, restart budget, health check, an update under way).
+ * NUL cannot occur in a host id or a container name, so two pairs never share a key.
+ */
+export const containerNameKey = (hostId: string, containerName: string): string =>
+  `${hostId}\u0000${containerName}`;
 
 /** GET /api/health: answered without sign-in. */
 export const healthResponseSchema = lazySchema(() =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { containerKey, SHORT_ID_LENGTH } from './common.js';
+import { containerKey, containerKeyOf, parseContainerKey, SHORT_ID_LENGTH } from './common.js';
 import { containerSchema, type Container } from './containers.js';
 import { hostStatsSchema, sparklinesSchema, type HostStats, type Sparklines } from './hosts.js';
 import { lazySchema } from './lazy-schema.js';
@@ -83,8 +83,6 @@ export interface LiveContainersState {
   container_sparklines: Record<string, Sparklines>;
 }
 
-const keyOf = (c: Pick<Container, 'host_id' | 'id'>) => containerKey(c.host_id, c.id);
-
 /** What a delta does to one host's containers, by short id. */
 interface Touched {
   removed: Set<string>;
@@ -92,10 +90,10 @@ interface Touched {
   stats: Map<string, StatsRow>;
 }
 
-/** [host id, short id] of a container key (`containerKey`: host id, ':', short id). */
+/** [host id, short id] of a container key; a key that is not one names no container. */
 function splitKey(key: string): [string, string] {
-  const at = key.lastIndexOf(':');
-  return [key.slice(0, at), key.slice(at + 1)];
+  const parsed = parseContainerKey(key);
+  return parsed === null ? ['', key] : [parsed.hostId, parsed.containerId];
 }
 const STAT_SET = new Set<string>(CONTAINER_STAT_FIELDS);
 
@@ -209,11 +207,10 @@ function applySeries(
 function byHost(sparklines: Record<string, Sparklines>): Map<string, Record<string, Sparklines>> {
   const out = new Map<string, Record<string, Sparklines>>();
   for (const [key, s] of Object.entries(sparklines)) {
-    const at = key.lastIndexOf(':');
-    const host = key.slice(0, at);
+    const [host, id] = splitKey(key);
     let group = out.get(host);
     if (group === undefined) out.set(host, (group = {}));
-    group[key.slice(at + 1)] = s;
+    group[id] = s;
   }
   return out;
 }
@@ -250,9 +247,9 @@ export function encodeContainersUpdate(
   };
   if (full) msg.containers = next.containers;
   else {
-    const before = new Map(prev.containers.map((c) => [keyOf(c), c]));
+    const before = new Map(prev.containers.map((c) => [containerKeyOf(c), c]));
     for (const c of next.containers) {
-      const key = keyOf(c);
+      const key = containerKeyOf(c);
       const p = before.get(key);
       before.delete(key);
       if (p === undefined) {
@@ -294,7 +291,7 @@ export function applyContainersUpdate(
   if (msg.full) {
     const sparks: Record<string, Sparklines> = {};
     for (const [host, d] of Object.entries(msg.container_sparklines))
-      for (const [id, s] of Object.entries(d.set)) sparks[`${host}:${id}`] = s;
+      for (const [id, s] of Object.entries(d.set)) sparks[containerKey(host, id)] = s;
     return {
       seq: msg.seq,
       containers: msg.containers,
@@ -352,9 +349,9 @@ export function applyContainersUpdate(
   // Every host's series changes in one pass: one copy of the record, not one per host.
   const sparks: SeriesDelta = { tails: [], set: {}, removed: [] };
   for (const [host, d] of Object.entries(msg.container_sparklines)) {
-    for (const [id, ...rest] of d.tails) sparks.tails.push([`${host}:${id}`, ...rest]);
-    for (const [id, s] of Object.entries(d.set)) sparks.set[`${host}:${id}`] = s;
-    for (const id of d.removed) sparks.removed.push(`${host}:${id}`);
+    for (const [id, ...rest] of d.tails) sparks.tails.push([containerKey(host, id), ...rest]);
+    for (const [id, s] of Object.entries(d.set)) sparks.set[containerKey(host, id)] = s;
+    for (const id of d.removed) sparks.removed.push(containerKey(host, id));
   }
   const container_sparklines = applySeries(current.container_sparklines, sparks);
   return {

@@ -23,7 +23,7 @@ import {
   useAlertActions,
 } from '@/lib/alerts';
 import { api, errorText } from '@/lib/api-client';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { containersQueryOptions } from '@/lib/queries';
 import { AlertStateBadge, SeverityBadge, alertScopeLabel } from './alert-badges';
 
@@ -199,7 +199,9 @@ function AlertBody({ alert: a }: { alert: Alert }) {
           <PanelLink to={`/hosts?hostId=${encodeURIComponent(a.host_id)}`}>View Host</PanelLink>
         )}
         {container !== undefined && (
-          <PanelLink to={`/containers?containerId=${encodeURIComponent(containerKey(container))}`}>
+          <PanelLink
+            to={`/containers?containerId=${encodeURIComponent(containerKeyOf(container))}`}
+          >
             View Container
           </PanelLink>
         )}

@@ -1,4 +1,3 @@
-import { containerKey as keyOf } from '@berth/contracts';
 import type { Container, HostContainerSort } from '@berth/contracts';
 
 export const HOST_CONTAINER_SORTS: { value: HostContainerSort; label: string }[] = [
@@ -44,6 +43,3 @@ export function sortHostContainers(containers: Container[], sort: HostContainerS
   keyed.sort(first === null ? byName : (a, b) => first(a.c, b.c) || byName(a, b));
   return keyed.map((k) => k.c);
 }
-
-/** The composite key a container is known by in the UI. */
-export const containerKey = (c: Pick<Container, 'host_id' | 'id'>) => keyOf(c.host_id, c.id);

@@ -1,6 +1,6 @@
 import {
   alertStatsSchema,
-  containerKey,
+  containerKeyOf,
   containerSchema,
   eventsResponseSchema,
   globalSettingsSchema,
@@ -90,8 +90,6 @@ export const NO_CONTAINERS: ContainersData = {
   host_sparklines: {},
 };
 
-const keyOf = (c: Container) => containerKey(c.host_id, c.id);
-
 /**
  * `next` with every container that equals the one of the same key in `previous` replaced by
  * that one, so rows of unchanged containers stay the same objects (memoised rows skip them).
@@ -100,10 +98,10 @@ const keyOf = (c: Container) => containerKey(c.host_id, c.id);
  */
 export function shareContainers(previous: readonly Container[], next: Container[]): Container[] {
   if (previous.length === 0) return next;
-  const before = new Map(previous.map((c) => [keyOf(c), c]));
+  const before = new Map(previous.map((c) => [containerKeyOf(c), c]));
   let same = previous.length === next.length;
   const out = next.map((c, i) => {
-    const p = before.get(keyOf(c));
+    const p = before.get(containerKeyOf(c));
     const shared = p === undefined ? c : replaceEqualDeep(p, c);
     if (shared !== previous[i]) same = false;
     return shared;

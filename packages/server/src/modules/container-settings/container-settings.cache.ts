@@ -1,6 +1,5 @@
+import { containerNameKey } from '@berth/contracts';
 import type { ContainerSettingsRow, ContainerSettingsStore } from './container-settings.store.js';
-
-const key = (hostId: string, name: string) => `${hostId}\u0000${name}`;
 
 /**
  * Berth's per-container settings held in memory (every live update reads them), keyed by
@@ -14,16 +13,16 @@ export class ContainerSettings {
   async load(): Promise<void> {
     this.byKey.clear();
     for (const row of await this.store.listAll())
-      this.byKey.set(key(row.host_id, row.container_name), row);
+      this.byKey.set(containerNameKey(row.host_id, row.container_name), row);
   }
 
   get(hostId: string, name: string): ContainerSettingsRow | undefined {
-    return this.byKey.get(key(hostId, name));
+    return this.byKey.get(containerNameKey(hostId, name));
   }
 
   async save(row: ContainerSettingsRow): Promise<void> {
     await this.store.upsert(row);
-    this.byKey.set(key(row.host_id, row.container_name), row);
+    this.byKey.set(containerNameKey(row.host_id, row.container_name), row);
   }
 
   rows(): ContainerSettingsRow[] {
@@ -33,8 +32,9 @@ export class ContainerSettings {
   async markSeen(hostId: string, names: string[], at: string): Promise<void> {
     await this.store.markSeen(hostId, names, at);
     for (const name of names) {
-      const row = this.byKey.get(key(hostId, name));
-      if (row !== undefined) this.byKey.set(key(hostId, name), { ...row, last_seen_at: at });
+      const row = this.byKey.get(containerNameKey(hostId, name));
+      if (row !== undefined)
+        this.byKey.set(containerNameKey(hostId, name), { ...row, last_seen_at: at });
     }
   }
 

@@ -1,4 +1,4 @@
-import { containerKey } from '@berth/contracts';
+import { containerKey, containerNameKey } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
@@ -50,7 +50,7 @@ export class AutoRestarter {
   }
 
   private onEvent(hostId: string, action: string, name: string): void {
-    const key = `${hostId}\u0000${name}`;
+    const key = containerNameKey(hostId, name);
     if (action === 'stop' || action === 'destroy') {
       this.cancel(key);
       this.episodes.delete(key);

@@ -1,4 +1,5 @@
 import {
+  containerKey,
   eventLimitQuerySchema,
   eventQuerySchema,
   eventsResponseSchema,
@@ -42,7 +43,7 @@ export function eventsRoutes(app: FastifyInstance, opts: { events: EventsService
     },
     (request) => {
       const { hostId, containerId } = request.params;
-      const key = containerId.includes(':') ? containerId : `${hostId}:${containerId.slice(0, 12)}`;
+      const key = containerId.includes(':') ? containerId : containerKey(hostId, containerId);
       return opts.events.query(allTime({ container_id: [key], limit: request.query.limit }));
     },
   );

@@ -1,4 +1,4 @@
-import type { HealthStatus } from '@berth/contracts';
+import { containerNameKey, type HealthStatus } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
@@ -58,7 +58,6 @@ interface Entry extends RestartState {
   resolvedUrl: string | null;
 }
 
-const keyOf = (hostId: string, name: string) => `${hostId}\u0000${name}`;
 const FIRST_CHECK_AFTER_SAVE_MS = 1000;
 /** How often due checks are looked for: a check starts at most this late. */
 const TICK_MS = 100;
@@ -92,7 +91,8 @@ export class HealthChecker {
     this.restarts = new HealthRestarts({
       ...deps,
       now: this.now,
-      isCurrent: (e) => this.entries.get(keyOf(e.row.host_id, e.row.container_name)) === e,
+      isCurrent: (e) =>
+        this.entries.get(containerNameKey(e.row.host_id, e.row.container_name)) === e,
       isUpdating: (hostId, name) => this.isUpdating(hostId, name),
       isStopped: () => this.stopped,
       alert: (hostId, name, active, message) => this.alert(hostId, name, active, message),
@@ -130,7 +130,7 @@ export class HealthChecker {
   }
 
   get(hostId: string, name: string): HealthCheckRow | undefined {
-    return this.entries.get(keyOf(hostId, name))?.row;
+    return this.entries.get(containerNameKey(hostId, name))?.row;
   }
 
   all(): HealthCheckRow[] {
@@ -138,18 +138,18 @@ export class HealthChecker {
   }
 
   resolvedUrl(hostId: string, name: string): string | null {
-    return this.entries.get(keyOf(hostId, name))?.resolvedUrl ?? null;
+    return this.entries.get(containerNameKey(hostId, name))?.resolvedUrl ?? null;
   }
 
   restartAttempts(hostId: string, name: string): number {
-    return this.entries.get(keyOf(hostId, name))?.guard.episodeAttempts ?? 0;
+    return this.entries.get(containerNameKey(hostId, name))?.guard.episodeAttempts ?? 0;
   }
 
   /** Why checks or restarts are held back now, for the tab; null when nothing is. */
   pausedReason(hostId: string, name: string): string | null {
-    const e = this.entries.get(keyOf(hostId, name));
+    const e = this.entries.get(containerNameKey(hostId, name));
     if (e === undefined || e.row.enabled !== 1) return null;
-    if (this.updating.has(keyOf(hostId, name)))
+    if (this.updating.has(containerNameKey(hostId, name)))
       return 'Paused while the container is being updated';
     const skip = this.skipReason(e);
     if (skip !== null) return skip;
@@ -164,7 +164,7 @@ export class HealthChecker {
    * on or off; a turned-off unhealthy check resolves its alert.
    */
   async put(row: HealthCheckRow, target: CheckTarget): Promise<HealthCheckRow> {
-    const key = keyOf(row.host_id, row.container_name);
+    const key = containerNameKey(row.host_id, row.container_name);
     const prev = this.entries.get(key);
     let next = row;
     if (prev !== undefined) {
@@ -192,7 +192,7 @@ export class HealthChecker {
 
   /** Set while the updates module replaces the container: no checks, no restarts. */
   setUpdating(hostId: string, name: string, updating: boolean): void {
-    const key = keyOf(hostId, name);
+    const key = containerNameKey(hostId, name);
     if (updating) {
       this.updating.add(key);
       return;
@@ -206,7 +206,7 @@ export class HealthChecker {
   }
 
   isUpdating(hostId: string, name: string): boolean {
-    return this.updating.has(keyOf(hostId, name));
+    return this.updating.has(containerNameKey(hostId, name));
   }
 
   /** Writes the counters that changed since the last flush, in one transaction. */
@@ -223,7 +223,7 @@ export class HealthChecker {
   }
 
   private entryFor(row: HealthCheckRow, target: CheckTarget): Entry {
-    const key = keyOf(row.host_id, row.container_name);
+    const key = containerNameKey(row.host_id, row.container_name);
     const prev = this.entries.get(key);
     const entry: Entry = {
       row,
@@ -267,7 +267,7 @@ export class HealthChecker {
 
   private onContainer(hostId: string, action: string, name: string): void {
     this.runner.containerChanged(hostId, action, name);
-    const e = this.entries.get(keyOf(hostId, name));
+    const e = this.entries.get(containerNameKey(hostId, name));
     if (e === undefined) return;
     if (action === 'stop') e.userStopped = true;
     if (action === 'start') e.userStopped = false;
@@ -287,7 +287,8 @@ export class HealthChecker {
   }
 
   private async runScheduled(e: Entry): Promise<void> {
-    if (e.running || this.updating.has(keyOf(e.row.host_id, e.row.container_name))) return;
+    if (e.running || this.updating.has(containerNameKey(e.row.host_id, e.row.container_name)))
+      return;
     if (this.skipReason(e) !== null) return;
     e.running = true;
     try {
@@ -296,7 +297,7 @@ export class HealthChecker {
         const c = this.deps.fleet.containerByName(e.row.host_id, e.row.container_name);
         if (c === undefined || c.state !== 'running') return;
         const result = await this.runOnce(e.row.host_id, c, e.target, (u) => (e.resolvedUrl = u));
-        if (this.entries.get(keyOf(e.row.host_id, e.row.container_name)) !== e) return;
+        if (this.entries.get(containerNameKey(e.row.host_id, e.row.container_name)) !== e) return;
         await this.record(e, result);
       });
     } finally {

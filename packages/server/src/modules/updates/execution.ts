@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { containerKey, type ExecuteUpdateResponse, type UpdatePolicyValue } from '@berth/contracts';
+import {
+  containerKey,
+  containerNameKey,
+  type ExecuteUpdateResponse,
+  type UpdatePolicyValue,
+} from '@berth/contracts';
 import { conflict } from '../../platform/http-errors.js';
 import type { ContainerSnapshot } from '../monitor/index.js';
 import type { UpdateChecks } from './checks.js';
@@ -8,7 +13,7 @@ import { executeUpdate, type ExecuteResult } from './executor.js';
 import { validateUpdate } from './policies.js';
 import type { InterruptedUpdates } from './recovery.js';
 import { parseImageRef } from './registry.js';
-import { updatingKey, type UpdatesContext } from './updates-context.js';
+import type { UpdatesContext } from './updates-context.js';
 
 type Answer = (
   s: ExecuteUpdateResponse['status'],
@@ -131,7 +136,7 @@ export class UpdateExecution {
     },
   ): Promise<ExecuteUpdateResponse> {
     const r = this.ctx.r;
-    const key = updatingKey(c.hostId, c.name);
+    const key = containerNameKey(c.hostId, c.name);
     if (this.ctx.updating.has(key))
       throw conflict('An update of this container is already running');
     const engine = r.fleet.engine(c.hostId, { purpose: 'action' });

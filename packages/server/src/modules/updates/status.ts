@@ -1,5 +1,6 @@
 import {
   containerKey,
+  parseContainerKey,
   type FloatingTagMode,
   type UpdatePolicyValue,
   type UpdatesSummary,
@@ -143,8 +144,8 @@ export class UpdateStatusView {
   async countsByHost(): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     for (const key of (await this.summary()).containers_with_updates) {
-      const hostId = key.slice(0, key.lastIndexOf(':'));
-      counts.set(hostId, (counts.get(hostId) ?? 0) + 1);
+      const hostId = parseContainerKey(key)?.hostId;
+      if (hostId !== undefined) counts.set(hostId, (counts.get(hostId) ?? 0) + 1);
     }
     return counts;
   }

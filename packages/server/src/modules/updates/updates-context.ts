@@ -1,4 +1,4 @@
-import type { FloatingTagMode, WritableSettings } from '@berth/contracts';
+import { containerNameKey, type FloatingTagMode, type WritableSettings } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
@@ -70,7 +70,6 @@ export const errText = (err: unknown): string => {
 };
 
 /** A container being updated, by host and name (settings follow the name, not the id). */
-export const updatingKey = (hostId: string, name: string) => `${hostId}\u0000${name}`;
 
 /** The name the previous container takes while its update runs, kept until the new one is healthy. */
 export const backupName = (name: string, since: number) => `${name}-berth-old-${since}`;
@@ -92,8 +91,8 @@ export class UpdatesContext {
   isUpdating(hostId: string, name: string): boolean {
     const original = parseBackupName(name)?.original;
     return (
-      this.updating.has(updatingKey(hostId, name)) ||
-      (original !== undefined && this.updating.has(updatingKey(hostId, original)))
+      this.updating.has(containerNameKey(hostId, name)) ||
+      (original !== undefined && this.updating.has(containerNameKey(hostId, original)))
     );
   }
 

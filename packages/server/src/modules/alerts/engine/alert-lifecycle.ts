@@ -37,7 +37,11 @@ export interface LifecycleDeps {
   now: () => number;
 }
 
-export const dedupKey = (ruleId: string, scopeId: string) => `${ruleId}|${scopeId}`;
+/**
+ * The key of one rule on one scope: an alert's dedup_key (at most one open alert per key)
+ * and the key of any state a rule keeps per scope.
+ */
+export const ruleScopeKey = (ruleId: string, scopeId: string) => `${ruleId}|${scopeId}`;
 
 const TEMPLATE_OF: Record<AlertRuleKind, NotificationRequest['template']> = {
   cpu_high: 'metric',
@@ -78,7 +82,7 @@ export class AlertLifecycle {
 
   /** The unresolved alert of a rule and scope, if any. */
   current(ruleId: string, scopeId: string): AlertRow | undefined {
-    return this.open.get(dedupKey(ruleId, scopeId));
+    return this.open.get(ruleScopeKey(ruleId, scopeId));
   }
 
   unresolved(): AlertRow[] {
@@ -99,7 +103,7 @@ export class AlertLifecycle {
    */
   raise(input: RaiseInput, repeat: 'occurrence' | 'ongoing'): Promise<AlertRow> {
     return this.serial(async () => {
-      const key = dedupKey(input.rule.id, input.scope.id);
+      const key = ruleScopeKey(input.rule.id, input.scope.id);
       const existing = this.open.get(key);
       const at = new Date(this.deps.now()).toISOString();
       if (existing !== undefined) return this.again(existing, input, at, repeat);

@@ -8,6 +8,7 @@ import {
   logFailure,
   type EngineContext,
 } from './engine-context.js';
+import { ruleScopeKey } from './alert-lifecycle.js';
 import { HostDown } from './host-down.js';
 import { dieIntent, statusNow, type DieIntent } from './stop-intent.js';
 import { Timers } from './timers.js';
@@ -196,11 +197,11 @@ export class StateKinds {
       const windowMs =
         rule.duration_seconds > 0 ? rule.duration_seconds * 1000 : DEFAULT_RESTART_WINDOW_MS;
       if (now - died > windowMs) continue;
-      const times = (this.restarts.get(`${rule.id}|${key}`) ?? []).filter(
+      const times = (this.restarts.get(ruleScopeKey(rule.id, key)) ?? []).filter(
         (t) => now - t <= windowMs,
       );
       times.push(now);
-      this.restarts.set(`${rule.id}|${key}`, times);
+      this.restarts.set(ruleScopeKey(rule.id, key), times);
       if (times.length < rule.occurrences) continue;
       const message = `Container ${ev.name} restarted ${times.length} time(s) within ${windowMs / 1000} s`;
       this.raise(
@@ -213,7 +214,7 @@ export class StateKinds {
         times.length,
       );
       this.timers.later(`restart-clear|${rule.id}|${key}`, Math.max(clearMs(rule), 1000), () => {
-        const last = this.restarts.get(`${rule.id}|${key}`)?.at(-1) ?? 0;
+        const last = this.restarts.get(ruleScopeKey(rule.id, key))?.at(-1) ?? 0;
         if (this.ctx.now() - last < clearMs(rule)) return;
         this.resolveOpen(rule, containerScopeId(ev.hostId, ev.name), 'No further restarts');
       });

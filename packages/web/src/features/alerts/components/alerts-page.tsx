@@ -1,4 +1,4 @@
-import type { Alert } from '@berth/contracts';
+import { containerScopeId, type Alert } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { BellOff, CheckCircle2, ChevronDown, Settings2, X } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -169,7 +169,7 @@ function useScopeName(scopeId: string | undefined): string | undefined {
   if (scopeId === undefined) return undefined;
   const host = hosts?.find((h) => h.id === scopeId);
   if (host !== undefined) return host.name;
-  const container = containers?.find((c) => `${c.host_id}:${c.name}` === scopeId);
+  const container = containers?.find((c) => containerScopeId(c.host_id, c.name) === scopeId);
   if (container !== undefined) return `${container.name} on ${container.host_name}`;
   const [, name] = scopeId.split(/:(.*)/s);
   return name ?? scopeId;

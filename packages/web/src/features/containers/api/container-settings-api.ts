@@ -8,7 +8,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { toast } from 'sonner';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { api } from '@/lib/api-client';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { liveContainersQueryOptions, type ContainersData } from '@/lib/queries';
 
 const DESIRED_LABEL: Record<DesiredState, string> = {
@@ -40,7 +40,7 @@ function useOptimisticContainer<V>(
           data && {
             ...data,
             containers: data.containers.map((c) =>
-              containerKey(c) === containerKey(container) ? apply(c, value) : c,
+              containerKeyOf(c) === containerKeyOf(container) ? apply(c, value) : c,
             ),
           },
       );

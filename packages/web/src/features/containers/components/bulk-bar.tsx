@@ -1,4 +1,4 @@
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import type { BatchRequestInput, Container } from '@berth/contracts';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -36,7 +36,7 @@ export function BulkBar({
   const [autoUpdate, setAutoUpdate] = useState(false);
   const [tags, setTags] = useState('');
   const [tagError, setTagError] = useState<string | null>(null);
-  const ids = selected.map(containerKey);
+  const ids = selected.map(containerKeyOf);
 
   const run = async (request: Omit<BatchRequestInput, 'scope' | 'ids'>, progress: string) => {
     try {
@@ -188,7 +188,7 @@ export function BulkBar({
             data-testid="confirm-list"
           >
             {selected.map((c) => (
-              <li key={containerKey(c)}>
+              <li key={containerKeyOf(c)}>
                 {c.name} <span className="text-slate-500">on {c.host_name}</span>
               </li>
             ))}

@@ -3,7 +3,7 @@ import { createTable, flexRender, getCoreRowModel } from '@tanstack/react-table'
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { containerColumns, type RowActions } from './container-columns';
 
 /** Every field set (no nulls), so each can be changed by its type. */
@@ -52,9 +52,9 @@ const actions = (c: Container): RowActions => ({
   act: () => undefined,
   open: () => undefined,
   busy: false,
-  withUpdates: new Set([containerKey(c)]),
+  withUpdates: new Set([containerKeyOf(c)]),
   healthChecks: {
-    [containerKey(c)]: { enabled: true, current_status: 'unhealthy', consecutive_failures: 2 },
+    [containerKeyOf(c)]: { enabled: true, current_status: 'unhealthy', consecutive_failures: 2 },
   } as unknown as RowActions['healthChecks'],
   openAlerts: new Map([
     [containerScopeId(c.host_id, c.name), [{ severity: 'critical' } as unknown as Alert]],

@@ -1,4 +1,4 @@
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import type { Alert, Container, ContainerAction, HealthCheckConfigs } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
 import {
@@ -170,7 +170,7 @@ export function containerColumns(actions: RowActions) {
               aria-label={`Auto-update on (${c.floating_tag_mode})`}
             />
           )}
-          <HealthIcon check={actions.healthChecks?.[containerKey(c)]} />
+          <HealthIcon check={actions.healthChecks?.[containerKeyOf(c)]} />
           {c.desired_state !== 'unspecified' && (
             <Target
               className={cn(
@@ -198,7 +198,7 @@ export function containerColumns(actions: RowActions) {
       size: 76,
       header: 'Updates',
       cell: ({ row: { original: c } }) =>
-        actions.withUpdates.has(containerKey(c)) ? (
+        actions.withUpdates.has(containerKeyOf(c)) ? (
           <button
             type="button"
             aria-label={`Updates of ${c.name}`}

@@ -12,7 +12,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { DataTable } from '@/components/data-table';
 import { getStableCoreRowModel } from '@/components/stable-row-model';
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { useLiveContainer } from '../lib/live-container';
 import { containerColumns, type RowActions } from './container-columns';
@@ -95,7 +95,7 @@ export function ContainersTable({
     data: containers,
     columns,
     state: { sorting, columnVisibility: visibility, columnOrder, rowSelection: selection },
-    getRowId: containerKey,
+    getRowId: containerKeyOf,
     enableRowSelection: true,
     onRowSelectionChange: (u) => onSelectionChange(apply(u, selection)),
     onSortingChange: (u) => {

@@ -9,7 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { openAlertsByScope, openAlertsQueryOptions } from '@/lib/alerts';
 import { useContainerAction } from '@/lib/container-actions';
 import { useContainerPanels } from '@/lib/container-panels';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { usePreferences } from '@/lib/preferences';
 import {
   containersQueryOptions,
@@ -108,7 +108,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     () =>
       Object.keys(selection).length === 0
         ? []
-        : (containers.data ?? []).filter((c) => selection[containerKey(c)] === true),
+        : (containers.data ?? []).filter((c) => selection[containerKeyOf(c)] === true),
     [containers.data, selection],
   );
   // `mutate` is stable; the mutation's result object is new on every render, and row actions
@@ -125,8 +125,8 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   const { openContainer } = useContainerPanels();
   const open = useCallback(
     (c: Container, tab: DetailTab) => {
-      if (tab === 'info' && !simplified) openContainer(containerKey(c), { view: 'drawer' });
-      else setDetail({ key: containerKey(c), tab });
+      if (tab === 'info' && !simplified) openContainer(containerKeyOf(c), { view: 'drawer' });
+      else setDetail({ key: containerKeyOf(c), tab });
     },
     [simplified, openContainer],
   );

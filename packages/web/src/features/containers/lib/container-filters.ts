@@ -1,4 +1,4 @@
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import type { Container } from '@berth/contracts';
 
 export type Toggle = 'enabled' | 'disabled';
@@ -120,10 +120,10 @@ export function applyFilters(
     if (f.autoUpdate !== null && c.auto_update_enabled !== (f.autoUpdate === 'enabled'))
       return false;
     if (f.healthCheck !== null) {
-      const on = ctx.withHealthCheck?.has(containerKey(c)) ?? false;
+      const on = ctx.withHealthCheck?.has(containerKeyOf(c)) ?? false;
       if (on !== (f.healthCheck === 'enabled')) return false;
     }
-    if (f.updates && !ctx.withUpdates.has(containerKey(c))) return false;
+    if (f.updates && !ctx.withUpdates.has(containerKeyOf(c))) return false;
     if (f.desired.length > 0 && !f.desired.includes(c.desired_state)) return false;
     return q === '' || searchText(c).includes(q);
   });

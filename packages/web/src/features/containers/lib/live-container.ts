@@ -1,7 +1,7 @@
 import type { Container } from '@berth/contracts';
 import { hashKey, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useSyncExternalStore } from 'react';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { liveContainersQueryOptions, type ContainersData } from '@/lib/queries';
 
 /** Containers by key, built once per list (a live message makes one list). */
@@ -9,7 +9,7 @@ const indexes = new WeakMap<Container[], Map<string, Container>>();
 function indexOf(list: Container[]): Map<string, Container> {
   let index = indexes.get(list);
   if (index === undefined) {
-    index = new Map(list.map((c) => [containerKey(c), c]));
+    index = new Map(list.map((c) => [containerKeyOf(c), c]));
     indexes.set(list, index);
   }
   return index;
@@ -26,7 +26,7 @@ const ENTRY_HASH = hashKey(liveContainersQueryOptions().queryKey);
  */
 export function useLiveContainer(container: Container): Container {
   const queryClient = useQueryClient();
-  const key = containerKey(container);
+  const key = containerKeyOf(container);
   // Where the record was last found: a live message keeps the order, so the same place
   // finds it again without a map of every container (built anew for each message's list).
   const at = useRef(-1);

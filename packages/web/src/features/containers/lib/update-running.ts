@@ -1,6 +1,6 @@
 import type { Container } from '@berth/contracts';
 import { useState } from 'react';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { useLiveMessages } from '@/lib/live/live-provider';
 
 /** The stages after which an update no longer holds its container. */
@@ -13,7 +13,7 @@ export const isFinalUpdateStage = (stage: string) =>
  * The answer belongs to one container: a component shown for another one starts at false.
  */
 export function useUpdateRunning(c: Pick<Container, 'host_id' | 'id'>): boolean {
-  const key = containerKey(c);
+  const key = containerKeyOf(c);
   const [runningFor, setRunningFor] = useState<string | null>(null);
   useLiveMessages('container_update_progress', ({ data }) => {
     if (data.host_id !== c.host_id || data.container_id !== c.id) return;

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { Input } from '@/components/ui/input';
 import { MultiSelect, type MultiSelectOption } from '@/components/ui/multi-select';
 import { Select } from '@/components/ui/select';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { CATEGORIES, SEVERITIES, TIME_RANGES, type EventFilters } from '../lib/event-filters';
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -46,7 +46,7 @@ export function EventFiltersBar({
         containers
           .filter((c) => filters.hosts.length === 0 || filters.hosts.includes(c.host_id))
           .sort((a, b) => a.name.localeCompare(b.name) || a.host_name.localeCompare(b.host_name))
-          .map((c) => ({ value: containerKey(c), label: c.name, hint: c.host_name })),
+          .map((c) => ({ value: containerKeyOf(c), label: c.name, hint: c.host_name })),
         filters.containers,
       ),
     [containers, filters.hosts, filters.containers],

@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { useContainerPanels } from '@/lib/container-panels';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { downloadEventsCsv } from '@/lib/events-csv';
 import { useHostPanels } from '@/lib/host-panels';
 import { usePreferences } from '@/lib/preferences';
@@ -104,7 +104,7 @@ export function EventsPage() {
   const simplified = usePreferences().data?.simplified_workflow ?? true;
   const links = useMemo<EventLinks>(() => {
     const hostIds = new Set((hosts.data ?? []).map((h) => h.id));
-    const keys = new Set((containers.data ?? []).map(containerKey));
+    const keys = new Set((containers.data ?? []).map(containerKeyOf));
     return {
       host: (e: BerthEvent) => {
         const id = e.host_id;

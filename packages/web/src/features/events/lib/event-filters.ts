@@ -1,6 +1,8 @@
 import {
   containerKey,
+  containerKeyOf,
   eventCategorySchema,
+  parseContainerScopeId,
   eventSeveritySchema,
   type EventCategory,
   type EventQuery,
@@ -152,13 +154,12 @@ export function scopeFilter(
   containers: readonly { host_id: string; id: string; name: string }[],
 ): Pick<EventFilters, 'hosts' | 'containers'> {
   if (hosts.some((h) => h.id === scopeId)) return { hosts: [scopeId], containers: [] };
-  const at = scopeId.lastIndexOf(':');
-  if (at <= 0) return { hosts: [scopeId], containers: [] };
-  const hostId = scopeId.slice(0, at);
-  const rest = scopeId.slice(at + 1);
+  const scope = parseContainerScopeId(scopeId);
+  if (scope === null) return { hosts: [scopeId], containers: [] };
+  const { hostId, rest } = scope;
   const asKey = containerKey(hostId, rest);
   const match =
-    containers.find((c) => containerKey(c.host_id, c.id) === asKey) ??
+    containers.find((c) => containerKeyOf(c) === asKey) ??
     containers.find((c) => c.host_id === hostId && c.name === rest);
-  return { hosts: [], containers: [match ? containerKey(match.host_id, match.id) : scopeId] };
+  return { hosts: [], containers: [match ? containerKeyOf(match) : scopeId] };
 }

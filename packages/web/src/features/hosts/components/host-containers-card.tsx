@@ -1,7 +1,8 @@
 import type { HostContainerSort } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useContainerPanels } from '@/lib/container-panels';
-import { containerKey, HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
+import { HOST_CONTAINER_SORTS, sortHostContainers } from '@/lib/container-sort';
 import { formatPercent } from '@/lib/format';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { hostContainersQueryOptions } from '@/lib/queries';
@@ -51,7 +52,7 @@ export function HostContainersCard({ hostId }: { hostId: string }) {
             <button
               type="button"
               className="flex w-full items-center justify-between gap-3 px-3 py-2 text-left text-sm hover:bg-slate-800/60"
-              onClick={() => openContainer(containerKey(c), { view: 'drawer' })}
+              onClick={() => openContainer(containerKeyOf(c), { view: 'drawer' })}
             >
               <span className="truncate text-slate-200">{c.name}</span>
               <span className="shrink-0 text-xs text-slate-400">

@@ -2,7 +2,7 @@ import type { Host } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { EventBrowser } from '@/components/event-browser';
 import { useContainerPanels } from '@/lib/container-panels';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { usePreferences } from '@/lib/preferences';
 import { containersQueryOptions, hostEventsQueryOptions } from '@/lib/queries';
 
@@ -18,7 +18,7 @@ export function HostEventsTab({ host }: { host: Host }) {
   const events = useQuery(hostEventsQueryOptions(host.id, FETCH_LIMIT));
   const existing = useQuery({
     ...containersQueryOptions(),
-    select: ({ containers }) => new Set(containers.map(containerKey)),
+    select: ({ containers }) => new Set(containers.map(containerKeyOf)),
   }).data;
   const simplified = usePreferences().data?.simplified_workflow ?? true;
   const { openContainer } = useContainerPanels();

@@ -1,5 +1,5 @@
 import type { Container, Host } from '@berth/contracts';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 
 export const MAX_SELECTED = 15;
 
@@ -26,7 +26,7 @@ export function ContainerPicker({
               {host.name}
             </h3>
             {mine.map((c) => {
-              const key = containerKey(c);
+              const key = containerKeyOf(c);
               return (
                 <label
                   key={key}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { LogViewer } from '@/components/log-viewer';
 import { PageHeader } from '@/components/page-header';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
 import { ContainerPicker, MAX_SELECTED } from './container-picker';
 
@@ -24,7 +24,7 @@ export function LogsPage() {
     setSelected((prev) => (on ? [...prev, key] : prev.filter((k) => k !== key)));
   };
   const sources = selected.flatMap((key) => {
-    const c = containers?.find((x) => containerKey(x) === key);
+    const c = containers?.find((x) => containerKeyOf(x) === key);
     return c === undefined ? [] : [{ hostId: c.host_id, containerId: c.id, name: c.name }];
   });
 

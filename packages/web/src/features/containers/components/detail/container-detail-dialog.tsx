@@ -5,7 +5,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import type { ContainerDetailTab } from '@/lib/container-panels';
 import { stateLabel } from '@/lib/container-state';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { formatSince } from '@/lib/format';
 import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions } from '@/lib/queries';
@@ -48,7 +48,7 @@ export function ContainerDetailDialog({
   const [tabShown, setTabShown] = useState<string>(tab);
   const listed = useQuery({
     ...containersQueryOptions(),
-    select: ({ containers: all }) => all.find((c) => containerKey(c) === key),
+    select: ({ containers: all }) => all.find((c) => containerKeyOf(c) === key),
   }).data;
   // A recreated container (an update) is announced before the list that holds it arrives:
   // until then the dialog keeps showing the one it had, and stays on its tab, rather than

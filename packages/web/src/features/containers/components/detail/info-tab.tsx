@@ -6,7 +6,7 @@ import { LiveChart } from '@/components/live-chart';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { stateLabel } from '@/lib/container-state';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { formatRate } from '@/lib/format';
 import { useContainerSparklinesShown } from '@/lib/live/live-provider';
 import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/queries';
@@ -35,7 +35,7 @@ export function InfoTab({ container: c }: { container: Container }) {
   const webUi = useSetWebUiUrl();
   const [url, setUrl] = useState(c.web_ui_url ?? '');
   useContainerSparklinesShown();
-  const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKey(c)];
+  const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKeyOf(c)];
   const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
   const env = Object.entries(c.env).filter(([k]) => !HIDDEN_ENV.has(k));
   return (

@@ -7,7 +7,7 @@ import { Sheet } from '@/components/ui/sheet';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import { stateLabel } from '@/lib/container-state';
 import { formatSince } from '@/lib/format';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { containerEventsQueryOptions, containersQueryOptions } from '@/lib/queries';
 import { ContainerLogsPanel } from '../container-logs-panel';
 import { PowerButtons } from '../power-buttons';
@@ -35,7 +35,7 @@ export function ContainerDrawer({
 }) {
   const container = useQuery({
     ...containersQueryOptions(),
-    select: ({ containers: all }) => all.find((c) => containerKey(c) === key),
+    select: ({ containers: all }) => all.find((c) => containerKeyOf(c) === key),
   });
   const c = container.data;
   return (
@@ -114,7 +114,7 @@ function MoreActions({
       {NOT_YET.map((label) => (
         <DropdownMenuItem
           key={label}
-          onSelect={() => console.info(`${label}: not implemented yet`, containerKey(c))}
+          onSelect={() => console.info(`${label}: not implemented yet`, containerKeyOf(c))}
         >
           {label}
         </DropdownMenuItem>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, Info } from 'lucide-react';
 import { InfoRow, PerfTile, Section } from '@/components/detail-section';
 import { TagsEditor } from '@/components/tags-editor';
-import { containerKey } from '@/lib/container-sort';
+import { containerKeyOf } from '@berth/contracts';
 import { formatBytes, formatPercent, formatRate } from '@/lib/format';
 import { useContainerSparklinesShown } from '@/lib/live/live-provider';
 import { containerSparklinesQueryOptions } from '@/lib/queries';
@@ -40,7 +40,7 @@ function DesiredStateNote({ container: c }: { container: Container }) {
 /** The drawer's Overview tab: state, settings, performance, details and tags. */
 export function DrawerOverview({ container: c }: { container: Container }) {
   useContainerSparklinesShown();
-  const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKey(c)];
+  const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKeyOf(c)];
   const patch = usePatchContainerTags();
   const derived = c.tags.filter((t) => DERIVED_TAG_PATTERN.test(t));
   const own = c.tags.filter((t) => !DERIVED_TAG_PATTERN.test(t));
