@@ -30,6 +30,7 @@ import {
 } from './modules/hosts/index.js';
 import { MonitorService } from './modules/monitor/index.js';
 import { createNotificationsStore, NotificationsService } from './modules/notifications/index.js';
+import { Restarter, RestartBudgets } from './modules/restarts/index.js';
 import { RetentionService } from './modules/retention/index.js';
 import {
   createPreferencesStore,
@@ -138,12 +139,15 @@ export async function createServices(
   });
   const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
   const healthStore = createHealthChecksStore(db);
+  // One restart path and one safety budget per container for auto-restart and health checks.
+  const restarter = new Restarter({ fleet: monitor, budgets: new RestartBudgets() });
   const healthChecks = new HealthChecksService({
     fleet: monitor,
     store: healthStore,
     box: SecretBox.open(config.dataDir),
     checker: new HealthChecker({
       fleet: monitor,
+      restarter,
       events,
       hub,
       store: healthStore,
@@ -221,6 +225,7 @@ export async function createServices(
     containerLogs: new ContainerLogsService(monitor),
     autoRestart: new AutoRestarter({
       fleet: monitor,
+      restarter,
       settings,
       containerSettings,
       events,

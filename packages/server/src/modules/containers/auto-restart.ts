@@ -4,6 +4,7 @@ import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSettings } from '../container-settings/index.js';
 import type { Fleet } from '../monitor/index.js';
+import { overBudgetText, type Restarter } from '../restarts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { UpdatingQuery } from './containers.service.js';
 
@@ -18,6 +19,8 @@ interface Episode {
 
 export interface AutoRestartDeps {
   fleet: Fleet;
+  /** Performs starts within the container's safety budget, shared with health checks. */
+  restarter: Restarter;
   settings: SettingsService;
   containerSettings: ContainerSettings;
   events: EventsService;
@@ -28,7 +31,7 @@ export interface AutoRestartDeps {
 
 /**
  * Restarts containers with auto-restart on when they die: after retry_delay,
- * up to max_retries times per episode. A stop by a user (Berth or the CLI) emits a `stop`
+ * up to max_retries times per episode, and never beyond the container's safety budget. A stop by a user (Berth or the CLI) emits a `stop`
  * event after the `die`, which cancels the pending restart; a `docker kill` or a crash
  * does not, so those come back.
  */
@@ -113,16 +116,18 @@ export class AutoRestarter {
     if (c === undefined || !this.enabledFor(hostId, name) || this.isUpdating(hostId, name)) return;
     if (c.state === 'running' || c.state === 'restarting') return;
     const max = this.deps.settings.get().max_retries;
+    const outcome = await this.deps.restarter.automatic(c, 'start');
+    if (outcome.kind === 'over_budget') {
+      // The budget is shared with health checks: this episode ends here, reported once.
+      this.episodes.set(key, { attempt: attempt - 1, lastRestartAt: Date.now(), gaveUp: true });
+      await this.failed(hostId, name, attempt - 1, overBudgetText(outcome.recent));
+      return;
+    }
     this.episodes.set(key, { attempt, lastRestartAt: Date.now(), gaveUp: false });
-    try {
-      const engine = this.deps.fleet.engine(hostId, { purpose: 'query' });
-      if (engine === null) throw new Error(`host ${c.hostName} is offline`);
-      await engine.startContainer(c.fullId);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+    if (outcome.kind === 'failed') {
       if (attempt < max)
         this.schedule(key, hostId, name, attempt + 1, this.deps.settings.get().retry_delay * 1000);
-      else await this.failed(hostId, name, attempt, reason);
+      else await this.failed(hostId, name, attempt, outcome.reason);
       return;
     }
     await this.deps.events.record({

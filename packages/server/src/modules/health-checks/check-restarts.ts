@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
+import { overBudgetText, type Restarter } from '../restarts/index.js';
 import type { HealthCheckRow } from './health-checks.store.js';
 import type { RestartGuard } from './restart-guard.js';
 
@@ -20,6 +21,7 @@ export interface RestartState {
 
 export interface RestartDeps {
   fleet: Fleet;
+  restarter: Restarter;
   events: EventsService;
   hub: LiveHub;
   log: FastifyBaseLogger;
@@ -97,10 +99,11 @@ export class HealthRestarts {
       }
       return;
     }
-    if (refusal?.reason === 'safety_window') {
+    const outcome = await this.deps.restarter.automatic(c, 'restart');
+    if (outcome.kind === 'over_budget') {
       if (!e.reportedWindow) {
         e.reportedWindow = true;
-        const text = `${refusal.recent} restarts in the last 10 minutes (safety window); Berth stopped restarting ${name}`;
+        const text = `${overBudgetText(outcome.recent)}; Berth stopped restarting ${name}`;
         await this.note(
           e,
           c,
@@ -111,30 +114,25 @@ export class HealthRestarts {
         );
         await this.deps.alert(hostId, name, true, text);
       }
-      this.plan(e, Math.max(delay, refusal.retryAt - this.deps.now()));
+      this.plan(e, Math.max(delay, outcome.retryAt - this.deps.now()));
       return;
     }
     e.reportedWindow = false;
     e.guard.record();
     const attempt = e.guard.episodeAttempts;
-    try {
-      const engine = this.deps.fleet.engine(hostId, { purpose: 'action' });
-      if (engine === null) throw new Error(`host ${c.hostName} is offline`);
-      await engine.restartContainer(c.fullId);
-      await this.deps.fleet.refresh(hostId, c.id).catch(() => null);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+    if (outcome.kind === 'failed') {
       await this.note(
         e,
         c,
         'error',
         'auto_restart_failed',
         `Health-check restart failed: ${name}`,
-        `Attempt ${attempt} of ${e.row.max_restart_attempts}: ${reason}`,
+        `Attempt ${attempt} of ${e.row.max_restart_attempts}: ${outcome.reason}`,
       );
       if (attempt < e.row.max_restart_attempts) this.plan(e, delay);
       return;
     }
+    await this.deps.fleet.refresh(hostId, c.id).catch(() => null);
     await this.note(
       e,
       c,

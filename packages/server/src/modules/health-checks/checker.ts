@@ -3,12 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
+import type { Restarter } from '../restarts/index.js';
 import { HealthRestarts, type RestartState } from './check-restarts.js';
 import { CheckRunner, type CheckTarget } from './check-runner.js';
 import { countResult, statusChangeEvent, statusOf, unknownStatus } from './check-status.js';
 import type { HealthCheckRow, HealthChecksStore } from './health-checks.store.js';
 import type { ProbeResult } from './http-probe.js';
-import { DEFAULT_RESTART_WINDOW, RestartGuard, type RestartWindow } from './restart-guard.js';
+import { RestartGuard } from './restart-guard.js';
 
 /**
  * What the alerts module offers health checks: raise (active) or resolve a
@@ -32,14 +33,14 @@ export interface CheckerOptions {
   tickMs?: number;
   /** Status counters are written in one transaction this often (transitions at once). */
   flushMs?: number;
-  /** Restarts per container per window (12 in 10 minutes). */
-  restartWindow?: RestartWindow;
   now?: () => number;
   random?: () => number;
 }
 
 export interface CheckerDeps {
   fleet: Fleet;
+  /** Performs restarts within the container's safety budget, shared with auto-restart. */
+  restarter: Restarter;
   events: EventsService;
   hub: LiveHub;
   store: HealthChecksStore;
@@ -230,9 +231,7 @@ export class HealthChecker {
       target,
       dueAt: Number.POSITIVE_INFINITY,
       restartTimer: undefined,
-      guard:
-        prev?.guard ??
-        new RestartGuard(this.deps.options?.restartWindow ?? DEFAULT_RESTART_WINDOW, this.now),
+      guard: prev?.guard ?? new RestartGuard(),
       running: prev?.running ?? false,
       dirty: false,
       resolvedUrl: prev?.resolvedUrl ?? null,
