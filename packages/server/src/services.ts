@@ -62,6 +62,8 @@ export interface AppServices {
   containers: ContainersService;
   containerSettings: ContainerSettingsService;
   autoRestart: AutoRestarter;
+  /** Every container's safety budget of automatic restarts. */
+  restartBudgets: RestartBudgets;
   containerLogs: ContainerLogsService;
   batch: BatchService;
   healthChecks: HealthChecksService;
@@ -140,7 +142,8 @@ export async function createServices(
   const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
   const healthStore = createHealthChecksStore(db);
   // One restart path and one safety budget per container for auto-restart and health checks.
-  const restarter = new Restarter({ fleet: monitor, budgets: new RestartBudgets() });
+  const restartBudgets = new RestartBudgets();
+  const restarter = new Restarter({ fleet: monitor, budgets: restartBudgets });
   const healthChecks = new HealthChecksService({
     fleet: monitor,
     store: healthStore,
@@ -223,6 +226,7 @@ export async function createServices(
       log,
     }),
     containerLogs: new ContainerLogsService(monitor),
+    restartBudgets,
     autoRestart: new AutoRestarter({
       fleet: monitor,
       restarter,

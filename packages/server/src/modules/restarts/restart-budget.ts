@@ -34,10 +34,15 @@ export class RestartBudgets {
   /** Times of the restarts still inside the window, oldest first, per container. */
   private readonly history = new Map<string, number[]>();
 
+  /** The limit; a test may shorten it on a running app. */
+  window: RestartWindow;
+
   constructor(
-    readonly window: RestartWindow = DEFAULT_RESTART_WINDOW,
+    window: RestartWindow = DEFAULT_RESTART_WINDOW,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.window = { ...window };
+  }
 
   /** Restarts of the container inside the window now. */
   recent(hostId: string, name: string): number {
