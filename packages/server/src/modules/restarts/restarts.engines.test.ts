@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const name of made) dockerCli(engine, ['rm', '-f', name]);
-  await t?.close();
+  await t.close();
 });
 
 describe('one restart budget per container', { timeout: 120_000 }, () => {
