@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Container, EventsResponse, Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
+import { restartingHealthCheck } from '../../test/health-check-body.js';
 import { dockerCli, endpointOf, readRig, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
@@ -66,17 +67,10 @@ describe('one restart budget per container', { timeout: 120_000 }, () => {
     ).toBe(200);
     // A check that always fails: the page is gone and stays gone across restarts.
     dockerCli(engine, ['exec', name, 'rm', '/www/health']);
-    const saved = await api.put(`/containers/${host.id}/${id}/http-health-check`, {
-      enabled: true,
-      url: 'http://{container_ip}:8080/health',
-      timeout_seconds: 5,
-      check_interval_seconds: 10,
-      failure_threshold: 1,
-      success_threshold: 1,
-      auto_restart_on_failure: true,
-      max_restart_attempts: 5,
-      restart_retry_delay_seconds: 30,
-    });
+    const saved = await api.put(
+      `/containers/${host.id}/${id}/http-health-check`,
+      restartingHealthCheck({ max_restart_attempts: 5 }),
+    );
     expect(saved.status).toBe(200);
 
     // 1: auto-restart brings the killed container back.
