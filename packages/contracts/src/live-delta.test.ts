@@ -1,3 +1,4 @@
+import { containerKeyOf } from './index.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Container } from './containers.js';
@@ -103,7 +104,7 @@ const withSeq = (s: Omit<LiveContainersState, 'seq' | 'host_metrics'>, seq: numb
   host_metrics: {},
 });
 const byKey = (cs: Container[]) =>
-  [...cs].sort((a, b) => `${a.host_id}:${a.id}`.localeCompare(`${b.host_id}:${b.id}`));
+  [...cs].sort((a, b) => containerKeyOf(a).localeCompare(containerKeyOf(b)));
 /** Through JSON and the schema, as the browser receives it. */
 const wire = (msg: ReturnType<typeof encodeContainersUpdate>) =>
   containersUpdateSchema.parse(JSON.parse(JSON.stringify(msg)));

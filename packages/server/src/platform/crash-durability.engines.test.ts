@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { containerKey } from '@berth/contracts';
 import type { Container, GlobalSettings, Host } from '@berth/contracts';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,7 +158,7 @@ describe('kill -9 during a burst of writes', () => {
             const res = await call<{ job_id: string }>('POST', '/batch', {
               scope: 'container',
               action: 'set-auto-restart',
-              ids: [`${hostId}:${batchTarget}`],
+              ids: [containerKey(hostId, batchTarget)],
               params: { enabled: false },
             });
             if (res.status === 200) batchIds.push(res.body.job_id);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { containerScopeId } from '@berth/contracts';
 import type { Alert, AlertListResponse, AlertRule, Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -104,7 +105,7 @@ describe('alert engine against real engines', { timeout: 90_000 }, () => {
     expect(alerts.map((a) => a.container_name)).toEqual([killed]);
     const [first] = alerts as [Alert];
     expect(first).toMatchObject({
-      scope_id: `${host.id}:${killed}`,
+      scope_id: containerScopeId(host.id, killed),
       kind: 'container_stopped',
       state: 'open',
     });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { containerScopeId } from '@berth/contracts';
 import type {
   AlertListResponse,
   AlertRule,
@@ -122,7 +123,7 @@ describe('suppress_during_updates', { timeout: 120_000 }, () => {
       10_000,
     );
     expect(loudAlert).toMatchObject({
-      scope_id: `${host.id}:${name}`,
+      scope_id: containerScopeId(host.id, name),
       kind: 'container_unhealthy',
     });
     expect(await alertsOf(quiet.id)).toEqual([]);

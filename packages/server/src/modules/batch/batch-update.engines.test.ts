@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { containerKeyOf } from '@berth/contracts';
 import type { BatchJob, Host, UpdateStatus } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -48,7 +49,7 @@ describe('batch update', { timeout: 120_000 }, () => {
     const started = await api.post<{ job_id: string }>('/batch', {
       scope: 'container',
       action: 'update',
-      ids: [`${c.host_id}:${c.id}`],
+      ids: [containerKeyOf(c)],
     });
     expect(started.status).toBe(200);
     const job = started.body;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { containerKey, containerKeyOf } from '@berth/contracts';
 import type { BatchJob, Container, Host, LiveMessage } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -43,7 +44,7 @@ async function start(engineName: 'plain' | 'tls', count: number): Promise<string
     const listed = (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body;
     return ids.every((id) => listed.some((c) => c.id === id && c.state === 'running'));
   });
-  return ids.map((id) => `${host.id}:${id}`);
+  return ids.map((id) => containerKey(host.id, id));
 }
 
 const finished = (jobId: string) =>
@@ -77,7 +78,7 @@ describe('batch jobs', { timeout: 90_000 }, () => {
     const keys = [...(await start('plain', 3)), ...(await start('tls', 3))];
     const before = new Map(
       (await api.get<Container[]>('/containers')).body.map((c) => [
-        `${c.host_id}:${c.id}`,
+        containerKeyOf(c),
         c.started_at,
       ]),
     );
@@ -104,7 +105,7 @@ describe('batch jobs', { timeout: 90_000 }, () => {
     const listed = async () => (await api.get<Container[]>('/containers')).body;
     const restarted = (list: Container[]) =>
       keys.every((key) => {
-        const c = list.find((x) => `${x.host_id}:${x.id}` === key);
+        const c = list.find((x) => containerKeyOf(x) === key);
         return c?.state === 'running' && c.started_at !== before.get(key);
       });
     const after = await waitFor(
@@ -116,7 +117,7 @@ describe('batch jobs', { timeout: 90_000 }, () => {
       10_000,
     ).catch(listed);
     for (const key of keys) {
-      const c = after.find((x) => `${x.host_id}:${x.id}` === key);
+      const c = after.find((x) => containerKeyOf(x) === key);
       expect(c?.state).toBe('running');
       expect(c?.started_at).not.toBe(before.get(key));
     }
@@ -150,7 +151,7 @@ describe('batch jobs', { timeout: 90_000 }, () => {
 
   it('skips what needs nothing, fails what cannot be done, and goes on with the rest', async () => {
     const keys = await start('plain', 2);
-    const missing = `${hosts.plain.id}:${'0'.repeat(12)}`;
+    const missing = containerKey(hosts.plain.id, '0'.repeat(12));
     const created = await api.post<{ job_id: string }>('/batch', {
       scope: 'container',
       action: 'start',
@@ -190,7 +191,7 @@ describe('batch jobs', { timeout: 90_000 }, () => {
     }
     const listed = (await api.get<Container[]>(`/containers?host_id=${hosts.tls.id}`)).body;
     for (const key of keys) {
-      const c = listed.find((x) => `${x.host_id}:${x.id}` === key);
+      const c = listed.find((x) => containerKeyOf(x) === key);
       expect(c).toMatchObject({
         tags: ['batch', 'eu'],
         auto_restart: true,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { containerKey } from '@berth/contracts';
 import type {
   AlertListResponse,
   AlertRule,
@@ -15,6 +16,7 @@ import type {
 } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
+import { restartingHealthCheck } from '../../test/health-check-body.js';
 import { openLiveClient } from '../../test/live-client.js';
 import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
@@ -228,24 +230,17 @@ describe('HTTP health checks against the rig', () => {
         container_selector_json: { include: [name] },
       });
       expect(rule.status).toBe(200);
-      const saved = await api.put<HealthCheck>(`/containers/${host.id}/${id}/http-health-check`, {
-        enabled: true,
-        url: 'http://{container_ip}:8080/health',
-        timeout_seconds: 5,
-        check_interval_seconds: 10,
-        failure_threshold: 1,
-        success_threshold: 1,
-        auto_restart_on_failure: true,
-        max_restart_attempts: 1,
-        restart_retry_delay_seconds: 30,
-      });
+      const saved = await api.put<HealthCheck>(
+        `/containers/${host.id}/${id}/http-health-check`,
+        restartingHealthCheck(),
+      );
       expect(saved.status).toBe(200);
       await waitFor('healthy', async () => (await check(id)).current_status === 'healthy', 5000);
       const healthy = await check(id);
       expect(healthy.resolved_url).toMatch(/^http:\/\/\d+\.\d+\.\d+\.\d+:8080\/health$/);
       expect(healthy.last_response_time_ms).not.toBeNull();
       const configs = (await api.get<HealthCheckConfigs>('/health-check-configs')).body;
-      expect(configs[`${host.id}:${id}`]).toEqual({
+      expect(configs[containerKey(host.id, id)]).toEqual({
         enabled: true,
         current_status: 'healthy',
         consecutive_failures: 0,

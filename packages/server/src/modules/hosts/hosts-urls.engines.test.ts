@@ -1,3 +1,4 @@
+import { containerKeyOf } from '@berth/contracts';
 import type { Container, Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -56,7 +57,7 @@ describe('one host per engine on the rig', { timeout: 60_000 }, () => {
 
     // Each engine's containers are listed under its one host only.
     const containers = (await api.get<Container[]>('/containers')).body;
-    const keys = containers.map((c) => `${c.host_id}:${c.id}`);
+    const keys = containers.map((c) => containerKeyOf(c));
     expect(new Set(keys).size).toBe(keys.length);
     const ids = containers.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);

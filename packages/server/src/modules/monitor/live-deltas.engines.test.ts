@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { containerKey, containerKeyOf } from '@berth/contracts';
 import type { Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -47,10 +48,10 @@ describe('containers_update deltas', () => {
         'sleep',
         '300',
       ]).slice(0, 12);
-      const key = `${hosts.plain.id}:${id}`;
+      const key = containerKey(hosts.plain.id, id);
       await waitFor('running container in the live state', () =>
         updates(live).some((u) =>
-          u.containers.some((c) => `${c.host_id}:${c.id}` === key && c.state === 'running'),
+          u.containers.some((c) => containerKeyOf(c) === key && c.state === 'running'),
         ),
       );
       const since = updates(live).length;
@@ -66,7 +67,7 @@ describe('containers_update deltas', () => {
       all.slice(1).forEach((u, i) => expect(u.seq).toBe((all[i]?.seq ?? 0) + 1));
       // The delta names the stopped container only, not every container again.
       expect(stopped.changed.length).toBeLessThan(5);
-      expect(stopped.containers.find((c) => `${c.host_id}:${c.id}` === key)?.state).toBe('exited');
+      expect(stopped.containers.find((c) => containerKeyOf(c) === key)?.state).toBe('exited');
     } finally {
       live.close();
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { containerKey, containerKeyOf } from '@berth/contracts';
 import type { Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
@@ -156,9 +157,8 @@ describe('the live channel for a client that does not opt in', () => {
         'sleep',
         '300',
       ]).slice(0, 12);
-      const key = `${hosts.plain.id}:${id}`;
-      const find = (u: SpecContainersUpdate) =>
-        u.containers.find((c) => `${c.host_id}:${c.id}` === key);
+      const key = containerKey(hosts.plain.id, id);
+      const find = (u: SpecContainersUpdate) => u.containers.find((c) => containerKeyOf(c) === key);
       // Running, with its series under its container key once a stats pass has sampled it.
       const running = await waitFor('running, with its sparklines', () =>
         client

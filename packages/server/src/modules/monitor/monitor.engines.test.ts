@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { containerKey } from '@berth/contracts';
 import type { BerthEvent, Container, EventsResponse, Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -104,8 +105,11 @@ describe.each(ENGINES)('the %s engine', (name) => {
     const events = await waitFor(
       'die event',
       async () => {
-        const r = (await api.get<EventsResponse>(`/events?container_id=${host.id}:${id}&limit=50`))
-          .body;
+        const r = (
+          await api.get<EventsResponse>(
+            `/events?container_id=${containerKey(host.id, id)}&limit=50`,
+          )
+        ).body;
         return r.events.some((e) => e.event_type === 'died') ? r.events : undefined;
       },
       2000,
@@ -137,7 +141,9 @@ describe.each(ENGINES)('the %s engine', (name) => {
     await waitFor('gone from the list', async () => (await find(host.id, id)) === undefined, 2000);
     expect((await act('start')).status).toBe(404);
     const actions = (
-      await api.get<EventsResponse>(`/events?container_id=${host.id}:${id}&event_type=action_taken`)
+      await api.get<EventsResponse>(
+        `/events?container_id=${containerKey(host.id, id)}&event_type=action_taken`,
+      )
     ).body;
     expect(actions.events.map((e) => e.triggered_by)).toContain('admin');
     expect(actions.total_count).toBe(6); // the refused start and stop change nothing

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   containerKey,
+  containerKeyOf,
   type Container,
   type ExecuteUpdateResponse,
   type Host,
@@ -131,7 +132,7 @@ describe('image updates on a real engine', { timeout: 120_000 }, () => {
       is_compose_container: false,
     });
     const summary = (await api.get<{ containers_with_updates: string[] }>('/updates/summary')).body;
-    expect(summary.containers_with_updates).toContain(`${c.host_id}:${c.id}`);
+    expect(summary.containers_with_updates).toContain(containerKeyOf(c));
   });
 
   it('an update keeps the whole config, settings and tags, with live progress', async () => {
