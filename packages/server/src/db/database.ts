@@ -8,10 +8,13 @@ import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 
+/** The database's file name in the data directory (with -wal and -shm beside it). */
+export const DATABASE_FILE = 'berth.db';
+
 /** Opens (creating when needed) the SQLite database in the data directory, in WAL mode. */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new SQLite(join(dataDir, 'berth.db'));
+  const sqlite = new SQLite(join(dataDir, DATABASE_FILE));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -2,7 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const KEY_FILE = 'secret.key';
+/** The key's file name in the data directory. */
+export const KEY_FILE = 'secret.key';
 const ALGORITHM = 'aes-256-gcm';
 const VERSION = 'v1';
 

@@ -56,6 +56,22 @@ export function createAuthStore(db: Db) {
         .where('id', '=', id)
         .execute(),
 
+    /** A new password that must be changed at the next sign-in (the forced dialog). */
+    setOneTimePassword: (id: number, passwordHash: string, now: string) =>
+      db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, is_first_login: 1, updated_at: now })
+        .where('id', '=', id)
+        .execute(),
+
+    listUsernames: async () =>
+      (await db.selectFrom('users').select('username').orderBy('username').execute()).map(
+        (row) => row.username,
+      ),
+
+    deleteSessionsOf: (userId: number) =>
+      db.deleteFrom('sessions').where('user_id', '=', userId).execute(),
+
     updateProfile: (id: number, username: string, displayName: string | null, now: string) =>
       db
         .updateTable('users')
