@@ -44,7 +44,8 @@ export interface BackupOptions {
   cost?: ScryptCost;
 }
 
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const sizeOf = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function checkSources(dataDir: string, target: string): void {
   if (!existsSync(join(dataDir, DATABASE_FILE))) {
@@ -90,9 +91,7 @@ export async function backup(options: BackupOptions, out: Output): Promise<void>
     );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const how = options.passphrase === null ? '' : ', encrypted';
-    out.log(
-      `Backed up ${options.dataDir} to ${target} (${megabytes(bytes)}${how}) in ${seconds} s`,
-    );
+    out.log(`Backed up ${options.dataDir} to ${target} (${sizeOf(bytes)}${how}) in ${seconds} s`);
     if (options.passphrase === null) {
       out.warn(
         `${target} holds secrets: the encryption key, and with it every stored password, token ` +
