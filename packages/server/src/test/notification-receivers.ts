@@ -12,13 +12,14 @@ export interface Received {
 
 /**
  * A loopback HTTP server standing in for a notification service: records every request,
- * answers from a queue of status codes (then 200), or waits forever when told to;
+ * answers from a queue of status codes (then 200), late or never when told to;
  * `blockedPort` puts it on a port of fetch's blocked-port list.
  */
 export async function httpReceiver(options: { blockedPort?: boolean } = {}) {
   const requests: Received[] = [];
   const statuses: number[] = [];
   let hang = false;
+  let delayMs = 0;
   // Short keep-alive: a test's close does not wait on the idle sockets of Berth's client.
   const server = await loopbackHttpReceiver(
     (req, body, res) => {
@@ -31,8 +32,10 @@ export async function httpReceiver(options: { blockedPort?: boolean } = {}) {
       });
       if (hang) return;
       const status = statuses.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(status < 300 ? '{"ok":true}' : '{"ok":false,"description":"refused"}');
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(status < 300 ? '{"ok":true}' : '{"ok":false,"description":"refused"}');
+      }, delayMs);
     },
     { keepAliveTimeoutMs: 100, ...options },
   );
@@ -45,6 +48,10 @@ export async function httpReceiver(options: { blockedPort?: boolean } = {}) {
     reset: () => statuses.splice(0),
     hang: (on: boolean) => {
       hang = on;
+    },
+    /** Answers each request this long after it arrived (a slow service; 0: at once). */
+    delay: (ms: number) => {
+      delayMs = ms;
     },
     json: (i: number) => JSON.parse(requests[i]?.body ?? 'null') as Record<string, unknown>,
     close: server.close,

@@ -35,23 +35,40 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface ServerOptions {
+  nodeArgs?: string[];
+  /** Added to (or replacing) the test defaults: no local socket, warn level. */
+  env?: Record<string, string>;
+  /** Run as another user (tests run as root): supplementary groups are dropped. */
+  uid?: number;
+  gid?: number;
+}
+
+/** The environment a test server starts with on a data directory and port. */
+export function serverEnv(dataDir: string, port: number, env: Record<string, string> = {}) {
+  return {
+    ...process.env,
+    BERTH_DATA_DIR: dataDir,
+    BERTH_PORT: String(port),
+    BERTH_HOST: '127.0.0.1',
+    BERTH_ADMIN_PASSWORD: TEST_ADMIN.password,
+    BERTH_LOCAL_SOCKET: 'none',
+    BERTH_LOG_LEVEL: 'warn',
+    ...env,
+  };
+}
+
 /** Starts dist/main.js on a data directory and waits until /api/health answers. */
 export async function startServer(
   dataDir: string,
-  opts: { nodeArgs?: string[] } = {},
+  opts: ServerOptions = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), SERVER_MAIN], {
-    env: {
-      ...process.env,
-      BERTH_DATA_DIR: dataDir,
-      BERTH_PORT: String(port),
-      BERTH_HOST: '127.0.0.1',
-      BERTH_ADMIN_PASSWORD: TEST_ADMIN.password,
-      BERTH_LOCAL_SOCKET: 'none',
-      BERTH_LOG_LEVEL: 'warn',
-    },
+    env: serverEnv(dataDir, port, opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid === undefined ? {} : { uid: opts.uid }),
+    ...(opts.gid === undefined ? {} : { gid: opts.gid }),
   });
   let out = '';
   child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AlertRule, Host, NotificationChannel } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
+import { containerStoppedRule } from '../../test/alert-rules.js';
 import { openLiveClient } from '../../test/live-client.js';
 import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
@@ -54,20 +55,10 @@ const telegramTexts = (name: string) =>
 const mailsAbout = (name: string) => mail.mails.filter((m) => m.raw.includes(name));
 
 async function rule(name: string, containers: string[]): Promise<AlertRule> {
-  const res = await api.post<AlertRule>('/alerts/rules', {
-    name,
-    scope: 'container',
-    kind: 'container_stopped',
-    severity: 'critical',
-    enabled: true,
-    duration_seconds: 0,
-    occurrences: 1,
-    cooldown_seconds: 0,
-    clear_duration_seconds: 0,
-    auto_resolve: true,
-    container_selector_json: { include: containers },
-    notify_channels_json: [String(telegram.id), String(email.id)],
-  });
+  const res = await api.post<AlertRule>(
+    '/alerts/rules',
+    containerStoppedRule(name, containers, [telegram.id, email.id]),
+  );
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return res.body;
 }
