@@ -85,7 +85,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorate('services', services);
   await services.auth.ensureBootstrapAdmin(config.adminUsername, config.adminPassword);
   if (config.localSocket !== null) {
-    await registerLocalSocketOnce(db, services.hosts, services.probe, config.localSocket);
+    await registerLocalSocketOnce(db, services.hosts, services.probe, config.localSocket, app.log);
   }
 
   const guard = createSessionGuard(services.auth);

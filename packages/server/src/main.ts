@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config/config.js';
+import { checkDataDir, DataDirError } from './platform/data-dir.js';
 import { installLazyEngineDeps } from './platform/lazy-engine-deps.js';
 import {
   consoleGuardLogger,
@@ -15,6 +16,7 @@ installLazyEngineDeps();
 /** Starts Berth from the environment and closes it cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  checkDataDir(config.dataDir);
   const { buildApp } = await import('./app.js');
   const app = await buildApp(config);
   guardLogger = app.log;
@@ -37,8 +39,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  // Configuration problems are the operator's to fix: one clear line, no stack trace.
-  if (err instanceof ConfigError) console.error(err.message);
+  // Configuration and data directory problems are the operator's to fix: one clear line,
+  // no stack trace.
+  if (err instanceof ConfigError || err instanceof DataDirError) console.error(err.message);
   else console.error(err);
   process.exit(1);
 });
