@@ -25,6 +25,7 @@ import { registerCompression } from './platform/compression.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/json-body.js';
 import { registerLiveChannel } from './platform/live-channel.js';
+import { logDestination } from './platform/log-stream.js';
 import { registerOriginCheck } from './platform/origin-check.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { registerWebApp } from './platform/web-app.js';
@@ -60,6 +61,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      ...(await logDestination(config)),
     },
   });
   const routeTable: { method: string; url: string }[] = [];

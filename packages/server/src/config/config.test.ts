@@ -68,3 +68,19 @@ describe('release feed', () => {
     }
   });
 });
+
+describe('log format', () => {
+  it('is pretty on a terminal and json elsewhere unless BERTH_LOG_FORMAT says', () => {
+    expect(loadConfig({}, true).logFormat).toBe('pretty');
+    expect(loadConfig({}, false).logFormat).toBe('json');
+    expect(loadConfig({ BERTH_LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ BERTH_LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+    expect(loadConfig({ BERTH_LOG_FORMAT: '' }, false).logFormat).toBe('json');
+  });
+
+  it('refuses anything else, naming the variable and the value', () => {
+    expect(() => loadConfig({ BERTH_LOG_FORMAT: 'text' })).toThrow(
+      'Invalid configuration: BERTH_LOG_FORMAT: must be json or pretty (got "text")',
+    );
+  });
+});

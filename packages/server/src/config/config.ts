@@ -49,6 +49,8 @@ const envSchema = z.object({
       message: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
+  /** json lines for log collectors, pretty lines for people; unset: pretty on a terminal. */
+  BERTH_LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).optional(),
   BERTH_SECURE_COOKIES: booleanFlag.default(false),
   /** Behind a reverse proxy: read the client address and https from X-Forwarded-*. */
   BERTH_TRUST_PROXY: booleanFlag.default(false),
@@ -115,6 +117,7 @@ export interface AppConfig {
   adminUsername: string;
   adminPassword: string | undefined;
   logLevel: z.infer<typeof envSchema>['BERTH_LOG_LEVEL'];
+  logFormat: 'json' | 'pretty';
   secureCookies: boolean;
   trustProxy: boolean;
   /** Normalised origins (scheme://host[:port]) trusted besides the request's own. */
@@ -137,8 +140,14 @@ export class ConfigError extends Error {
 const SECRET_VARIABLES = new Set(['BERTH_ADMIN_PASSWORD']);
 const DEFAULT_WEB_DIR = new URL('../../../web/dist', import.meta.url).pathname;
 
-/** Parses the environment; throws ConfigError naming every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/**
+ * Parses the environment; throws ConfigError naming every bad variable. `terminal` says
+ * whether stdout is one, which picks the log format when BERTH_LOG_FORMAT is unset.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  terminal: boolean = process.stdout.isTTY,
+): AppConfig {
   const picked = Object.fromEntries(
     Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
   );
@@ -160,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminUsername: e.BERTH_ADMIN_USERNAME,
     adminPassword: e.BERTH_ADMIN_PASSWORD,
     logLevel: e.BERTH_LOG_LEVEL,
+    logFormat: e.BERTH_LOG_FORMAT ?? (terminal ? 'pretty' : 'json'),
     secureCookies: e.BERTH_SECURE_COOKIES,
     trustProxy: e.BERTH_TRUST_PROXY,
     allowedOrigins: e.BERTH_ALLOWED_ORIGINS,
