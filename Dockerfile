@@ -1,0 +1,72 @@
+# Berth in a container: `docker compose up -d` with compose.yaml beside this file, or
+#   docker build -t berth .
+# BASE and BUILD_BASE default to the official Node images. A machine that cannot pull them
+# builds local equivalents from Debian packages (scripts/base-image.sh prints the build
+# arguments to pass). Written for the legacy builder and BuildKit alike: no RUN --mount.
+ARG BASE=node:24-bookworm-slim
+ARG BUILD_BASE=node:24-bookworm
+
+# Build stage: python3, make and g++ come with BUILD_BASE, for the native addons that compile
+# when no prebuilt binary fits (re2, whose prebuilt downloads come from GitHub).
+FROM ${BUILD_BASE} AS build
+WORKDIR /src
+ENV npm_config_fund=false \
+    npm_config_audit=false \
+    npm_config_update_notifier=false
+# Manifests first: the install layer is reused until a manifest or the lockfile changes.
+COPY package.json package-lock.json tsconfig.base.json ./
+COPY packages/contracts/package.json packages/contracts/
+COPY packages/server/package.json packages/server/
+COPY packages/web/package.json packages/web/
+# Addons compile against the image's own Node headers (never downloaded), on every core.
+RUN npm_config_nodedir=/usr/local JOBS=max \
+    npm ci -w @berth/contracts -w @berth/server -w @berth/web --include-workspace-root
+# The web app shows the changelog as its release notes.
+COPY CHANGELOG.md ./
+COPY packages/contracts packages/contracts
+COPY packages/server packages/server
+COPY packages/web packages/web
+RUN npm run build
+# What runs, laid out in /app: the server's production dependencies and the three builds.
+COPY deploy/assemble-app.sh /tmp/
+RUN sh /tmp/assemble-app.sh /app
+
+FROM ${BASE}
+# Kept equal to package.json's version (a test checks); a release build may pass its own.
+ARG VERSION=0.1.0
+LABEL org.opencontainers.image.title="Berth" \
+      org.opencontainers.image.description="Self-hosted dashboard for operators who run Docker engines on several hosts" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.licenses="MIT"
+# tini as PID 1 hands signals to Node and reaps; the official slim image has none. uid 1000
+# is berth (the official images' own `node` user gives way). /data is the data directory; a
+# new named volume takes its owner and mode from here.
+RUN set -eu; \
+    if ! command -v tini >/dev/null; then \
+      apt-get update; \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends tini; \
+      rm -rf /var/lib/apt/lists/*; \
+    fi; \
+    if id -u node >/dev/null 2>&1; then userdel --remove node; fi; \
+    if getent group node >/dev/null; then groupdel node; fi; \
+    groupadd --gid 1000 berth; \
+    useradd --uid 1000 --gid berth --no-create-home --home-dir /data --shell /usr/sbin/nologin berth; \
+    mkdir -p /data; \
+    chown berth:berth /data; \
+    chmod 700 /data; \
+    printf '%s\n' '#!/bin/sh' \
+      '# A small young generation keeps the idle server near 105 MB resident (bench/startup).' \
+      'exec node --max-semi-space-size=2 /app/packages/server/dist/cli/berth.js "$@"' \
+      >/usr/local/bin/berth; \
+    chmod 755 /usr/local/bin/berth
+COPY --from=build /app /app
+ENV BERTH_DATA_DIR=/data
+VOLUME /data
+EXPOSE 8080
+USER berth
+WORKDIR /app
+# Node itself asks (no curl in the image); the port follows BERTH_PORT.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.BERTH_PORT || 8080}/api/health`, { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--", "berth"]
+CMD ["start"]
