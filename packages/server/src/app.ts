@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/config.js';
+import { closeDatabase } from './db/close-database.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { alertsRoutes } from './modules/alerts/index.js';
 import { batchRoutes } from './modules/batch/index.js';
@@ -23,6 +24,7 @@ import { systemRoutes } from './modules/system/index.js';
 import { updatesRoutes } from './modules/updates/index.js';
 import { registerCompression } from './platform/compression.js';
 import { registerErrorHandling } from './platform/error-handler.js';
+import { limitRequestDrain } from './platform/graceful-stop.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './platform/json-body.js';
 import { registerLiveChannel } from './platform/live-channel.js';
 import { logDestination } from './platform/log-stream.js';
@@ -80,7 +82,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   app.decorateRequest('auth', null);
 
   const db = openDatabase(config.dataDir);
-  app.addHook('onClose', () => db.destroy());
+  // The first onClose hook added runs last: the database closes after everything that writes.
+  app.addHook('onClose', () => closeDatabase(db, app.log));
+  limitRequestDrain(app);
   await migrateToLatest(db);
 
   const services = await createServices(config, db, app.log);
@@ -165,20 +169,20 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   services.retention.start();
   services.release.start();
   services.updates.start();
+  // After the server stopped taking requests: what restarts containers, raises alerts and
+  // queues notifications stops first, then the outbox sends (or leaves queued) what they
+  // queued, then the event log; the database closes after all of them (its hook is first).
   app.addHook('onClose', async () => {
     await services.healthChecks.stop();
-    await services.notifications.stop();
-    services.retention.stop();
-    services.release.stop();
-    await services.events.close();
-  });
-  app.addHook('onClose', (_instance, done) => {
     services.autoRestart.stop();
     services.updates.stop();
     services.alerts.stop();
     services.containerView.stop();
     services.monitor.stop();
-    done();
+    services.retention.stop();
+    services.release.stop();
+    await services.notifications.stop();
+    await services.events.close();
   });
 
   await registerWebApp(app, config.webDir);

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config/config.js';
 import { checkDataDir, DataDirError } from './platform/data-dir.js';
+import { installGracefulStop } from './platform/graceful-stop.js';
 import { installLazyEngineDeps } from './platform/lazy-engine-deps.js';
 import {
   consoleGuardLogger,
@@ -13,28 +14,14 @@ installProcessGuards({ logger: () => guardLogger });
 // Before the app (and dockerode with it) is loaded, hence the dynamic import below.
 installLazyEngineDeps();
 
-/** Starts Berth from the environment and closes it cleanly on SIGTERM or SIGINT. */
+/** Starts Berth from the environment and stops it cleanly on SIGTERM or SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
   checkDataDir(config.dataDir);
   const { buildApp } = await import('./app.js');
   const app = await buildApp(config);
   guardLogger = app.log;
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  installGracefulStop({ stop: () => app.close(), logger: app.log });
   await app.listen({ port: config.port, host: config.host });
 }
 

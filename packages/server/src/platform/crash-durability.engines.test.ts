@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerKey } from '@berth/contracts';
@@ -23,6 +23,8 @@ import { waitFor } from '../test/wait.js';
  * kill -9 during a burst of writes: every write answered 2xx survives the restart and the
  * file passes integrity_check. (synchronous = NORMAL in WAL mode may lose the newest
  * transactions on power loss, never on a process kill: the WAL is in the OS cache.)
+ * SIGTERM during the same burst: the same, plus a clean exit 0 within 10 s with the WAL folded
+ * into the database file.
  */
 const plain = rigEngine('plain');
 const engine = openEngine({ url: plain.socket });
@@ -121,112 +123,172 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+interface BurstOutcome {
+  lost: number;
+  acked: { settings: number; tags: number; batch: number };
+  burstMs: number;
+  /** integrity_check right after the stop, before the restart. */
+  integrityAfterStop: string;
+  restartMs: number;
+}
+
+/**
+ * Sequential writes on several lanes (settings, tags, batch jobs) until `stopAt` ends the
+ * server; then restarts it and checks every write answered 2xx, or a later one of its lane.
+ */
+async function burstThenRestart(stopAt: () => Promise<void>): Promise<BurstOutcome> {
+  const call = httpApi(server.base, await signInAgain(server.base));
+  const batchTarget = containerIds[3] ?? '';
+  const settings = new Map<string, Lane<unknown>>(
+    Object.keys(SETTINGS_LANES).map((k) => [k, newLane<unknown>()]),
+  );
+  const tags = new Map(containerIds.slice(0, 3).map((id) => [id, newLane<number>()]));
+  const batches = [newLane<string>(), newLane<string>()];
+  const batchIds: string[] = [];
+
+  const lanes = [
+    ...Object.entries(SETTINGS_LANES).map(([key, valueOf]) =>
+      runLane(settings.get(key) ?? newLane(), valueOf, (value) =>
+        call('PUT', '/settings', { [key]: value }),
+      ),
+    ),
+    // Op n adds tag-n and removes tag-(n-3): at most four tags, and removals to check too.
+    ...[...tags].map(([id, lane]) =>
+      runLane(
+        lane,
+        (n) => n,
+        (n) =>
+          call('PATCH', `/hosts/${hostId}/containers/${id}/tags`, {
+            tags_to_add: [`tag-${n}`],
+            tags_to_remove: n >= 3 ? [`tag-${n - 3}`] : [],
+          }),
+      ),
+    ),
+    ...batches.map((lane) =>
+      runLane(
+        lane,
+        (n) => String(n),
+        async () => {
+          const res = await call<{ job_id: string }>('POST', '/batch', {
+            scope: 'container',
+            action: 'set-auto-restart',
+            ids: [containerKey(hostId, batchTarget)],
+            params: { enabled: false },
+          });
+          if (res.status === 200) batchIds.push(res.body.job_id);
+          return res;
+        },
+      ),
+    ),
+  ];
+  const started = Date.now();
+  await stopAt();
+  await Promise.all(lanes);
+  const burstMs = Date.now() - started;
+
+  const integrityAfterStop = integrityOf(dataDir);
+  const restartAt = Date.now();
+  server = await startServer(dataDir);
+  const restartMs = Date.now() - restartAt;
+  const after = httpApi(server.base, await signInAgain(server.base));
+
+  let lost = 0;
+  const check = (ok: boolean, what: string) => {
+    if (!ok) {
+      lost++;
+      console.log(`lost: ${what}`);
+    }
+  };
+  // Settings: the last acknowledged value, or a later one whose answer never arrived.
+  const stored = (await after<GlobalSettings>('GET', '/settings')).body;
+  for (const [key, lane] of settings) {
+    const last = lane.acked.length - 1;
+    if (last < 0) continue;
+    const allowed = lane.sent.slice(lane.sent.indexOf(lane.acked[last]));
+    check(allowed.includes(stored[key as SettingKey]), `setting ${key}`);
+  }
+  // Tags: an acknowledged add stays unless a later request (answered or not) removed it;
+  // an acknowledged removal stays removed.
+  const containers = await listed(after);
+  for (const [id, lane] of tags) {
+    const now = containers.find((c) => shortId(c.id) === id)?.tags ?? [];
+    const lastSent = lane.sent.length - 1;
+    for (const n of lane.acked) {
+      if (n + 3 > lastSent) check(now.includes(`tag-${n}`), `tag-${n} on ${id}`);
+      if (n >= 3) check(!now.includes(`tag-${n - 3}`), `removal of tag-${n - 3} on ${id}`);
+    }
+  }
+  // Batch jobs: every acknowledged id is there.
+  for (const jobId of batchIds)
+    check((await after('GET', `/batch/${jobId}`)).status === 200, `batch job ${jobId}`);
+  const acked = {
+    settings: [...settings.values()].reduce((s, l) => s + l.acked.length, 0),
+    tags: [...tags.values()].reduce((s, l) => s + l.acked.length, 0),
+    batch: batchIds.length,
+  };
+  return { lost, acked, burstMs, integrityAfterStop, restartMs };
+}
+
+const ackedCount = (o: BurstOutcome) => o.acked.settings + o.acked.tags + o.acked.batch;
+const describeAcked = (o: BurstOutcome) =>
+  `acknowledged ${o.acked.settings} settings, ${o.acked.tags} tag changes, ` +
+  `${o.acked.batch} batch jobs; lost ${o.lost}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 describe('kill -9 during a burst of writes', () => {
   it('keeps every acknowledged write and a sound database file', async () => {
-    const call = httpApi(server.base, await signInAgain(server.base));
-    const batchTarget = containerIds[3] ?? '';
-    const settings = new Map<string, Lane<unknown>>(
-      Object.keys(SETTINGS_LANES).map((k) => [k, newLane<unknown>()]),
-    );
-    const tags = new Map(containerIds.slice(0, 3).map((id) => [id, newLane<number>()]));
-    const batches = [newLane<string>(), newLane<string>()];
-    const batchIds: string[] = [];
-
-    const lanes = [
-      ...Object.entries(SETTINGS_LANES).map(([key, valueOf]) =>
-        runLane(settings.get(key) ?? newLane(), valueOf, (value) =>
-          call('PUT', '/settings', { [key]: value }),
-        ),
-      ),
-      // Op n adds tag-n and removes tag-(n-3): at most four tags, and removals to check too.
-      ...[...tags].map(([id, lane]) =>
-        runLane(
-          lane,
-          (n) => n,
-          (n) =>
-            call('PATCH', `/hosts/${hostId}/containers/${id}/tags`, {
-              tags_to_add: [`tag-${n}`],
-              tags_to_remove: n >= 3 ? [`tag-${n - 3}`] : [],
-            }),
-        ),
-      ),
-      ...batches.map((lane) =>
-        runLane(
-          lane,
-          (n) => String(n),
-          async () => {
-            const res = await call<{ job_id: string }>('POST', '/batch', {
-              scope: 'container',
-              action: 'set-auto-restart',
-              ids: [containerKey(hostId, batchTarget)],
-              params: { enabled: false },
-            });
-            if (res.status === 200) batchIds.push(res.body.job_id);
-            return res;
-          },
-        ),
-      ),
-    ];
-    const started = Date.now();
     const killAfter = 1000 + Math.floor(Math.random() * 1000);
-    await new Promise((r) => setTimeout(r, killAfter));
-    server.child.kill('SIGKILL');
-    expect((await server.exited).signal).toBe('SIGKILL');
-    await Promise.all(lanes);
-    const burstMs = Date.now() - started;
-
-    const integrityAfterKill = integrityOf(dataDir);
-    const restartAt = Date.now();
-    server = await startServer(dataDir);
-    const restartMs = Date.now() - restartAt;
-    const after = httpApi(server.base, await signInAgain(server.base));
-
-    let lost = 0;
-    const check = (ok: boolean, what: string) => {
-      if (!ok) {
-        lost++;
-        console.log(`lost: ${what}`);
-      }
-    };
-    // Settings: the last acknowledged value, or a later one whose answer never arrived.
-    const stored = (await after<GlobalSettings>('GET', '/settings')).body;
-    for (const [key, lane] of settings) {
-      const last = lane.acked.length - 1;
-      if (last < 0) continue;
-      const allowed = lane.sent.slice(lane.sent.indexOf(lane.acked[last]));
-      check(allowed.includes(stored[key as SettingKey]), `setting ${key}`);
-    }
-    // Tags: an acknowledged add stays unless a later request (answered or not) removed it;
-    // an acknowledged removal stays removed.
-    const containers = await listed(after);
-    for (const [id, lane] of tags) {
-      const now = containers.find((c) => shortId(c.id) === id)?.tags ?? [];
-      const lastSent = lane.sent.length - 1;
-      for (const n of lane.acked) {
-        if (n + 3 > lastSent) check(now.includes(`tag-${n}`), `tag-${n} on ${id}`);
-        if (n >= 3) check(!now.includes(`tag-${n - 3}`), `removal of tag-${n - 3} on ${id}`);
-      }
-    }
-    // Batch jobs: every acknowledged id is there.
-    for (const jobId of batchIds)
-      check((await after('GET', `/batch/${jobId}`)).status === 200, `batch job ${jobId}`);
-
+    const outcome = await burstThenRestart(async () => {
+      await sleep(killAfter);
+      server.child.kill('SIGKILL');
+      expect((await server.exited).signal).toBe('SIGKILL');
+    });
     await stopServer(server);
     const integrityAtEnd = integrityOf(dataDir);
-    const acked = {
-      settings: [...settings.values()].reduce((s, l) => s + l.acked.length, 0),
-      tags: [...tags.values()].reduce((s, l) => s + l.acked.length, 0),
-      batch: batchIds.length,
-    };
     console.log(
-      `crash durability: killed after ${killAfter} ms (burst ${burstMs} ms); acknowledged ` +
-        `${acked.settings} settings, ${acked.tags} tag changes, ${acked.batch} batch jobs; ` +
-        `lost ${lost}; integrity after kill: ${integrityAfterKill}, at end: ${integrityAtEnd}; ` +
-        `restart ${restartMs} ms`,
+      `crash durability: killed after ${killAfter} ms (burst ${outcome.burstMs} ms); ` +
+        `${describeAcked(outcome)}; integrity after kill: ${outcome.integrityAfterStop}, ` +
+        `at end: ${integrityAtEnd}; restart ${outcome.restartMs} ms`,
     );
-    expect(acked.settings + acked.tags + acked.batch).toBeGreaterThan(0);
-    expect(lost).toBe(0);
-    expect(integrityAfterKill).toBe('ok');
+    expect(ackedCount(outcome)).toBeGreaterThan(0);
+    expect(outcome.lost).toBe(0);
+    expect(outcome.integrityAfterStop).toBe('ok');
     expect(integrityAtEnd).toBe('ok');
+  }, 90_000);
+});
+
+describe('SIGTERM during a burst of writes', () => {
+  it('exits 0 within 10 s, keeps every acknowledged write, and leaves no WAL behind', async () => {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      server = await startServer(dataDir); // the kill -9 test ended with it stopped
+      await listed(httpApi(server.base, await signInAgain(server.base)));
+    }
+    const termAfter = 1000 + Math.floor(Math.random() * 1000);
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let stopMs = NaN;
+    let walBytes = 0;
+    let stopLog = '';
+    const outcome = await burstThenRestart(async () => {
+      await sleep(termAfter);
+      const signalled = Date.now();
+      server.child.kill('SIGTERM');
+      exit = await server.exited;
+      stopMs = Date.now() - signalled;
+      stopLog = server.output();
+      const wal = join(dataDir, 'berth.db-wal');
+      walBytes = existsSync(wal) ? statSync(wal).size : 0;
+    });
+    await stopServer(server);
+    console.log(
+      `graceful stop: SIGTERM after ${termAfter} ms; exit ${exit?.code} in ${stopMs} ms; ` +
+        `${describeAcked(outcome)}; WAL after the stop ${walBytes} bytes; ` +
+        `integrity ${outcome.integrityAfterStop}; restart ${outcome.restartMs} ms`,
+    );
+    expect(exit, stopLog).toEqual({ code: 0, signal: null });
+    expect(stopMs).toBeLessThan(10_000);
+    expect(ackedCount(outcome)).toBeGreaterThan(0);
+    expect(outcome.lost).toBe(0);
+    expect(walBytes).toBe(0);
+    expect(outcome.integrityAfterStop).toBe('ok');
   }, 90_000);
 });

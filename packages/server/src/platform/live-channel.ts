@@ -48,6 +48,12 @@ export interface LiveChannelOptions {
  * and initial_state on connect, each in the shapes of the protocol the client asked for.
  */
 export async function registerLiveChannel(app: FastifyInstance, opts: LiveChannelOptions) {
+  // Before the plugin's own preClose (which closes with no code): at a stop the browser gets
+  // 1001 going away and reconnects to the next instance.
+  app.addHook('preClose', (done) => {
+    opts.hub.closeAll();
+    done();
+  });
   await app.register(websocket, {
     options: { maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: LIVE_DEFLATE },
   });
@@ -63,7 +69,6 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
   app.addHook('onClose', () => {
     clearInterval(heartbeat);
     clearInterval(sessionCheck);
-    hub.closeAll();
   });
 
   const handler = async (socket: import('ws').WebSocket, request: FastifyRequest) => {

@@ -16,6 +16,8 @@ export interface LiveClient {
 /** A slow browser that falls this far behind is dropped rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export const POLICY_VIOLATION = 1008;
+export const GOING_AWAY = 1001;
+const CLOSE_GRACE_MS = 1000;
 
 /**
  * Fans live messages out to every connected browser. Domain modules publish typed
@@ -112,8 +114,16 @@ export class LiveHub {
     return () => this.connectionListeners.delete(listener);
   }
 
+  /**
+   * Going away (1001), so browsers reconnect to the next instance. A socket that has not
+   * answered the close within a second is cut: the stop does not wait on a silent peer.
+   */
   closeAll(): void {
-    for (const client of this.clients) client.socket.close(1001, 'Server shutting down');
+    const sockets = [...this.clients].map((client) => client.socket);
+    for (const socket of sockets) socket.close(GOING_AWAY, 'Server shutting down');
+    setTimeout(() => {
+      for (const socket of sockets) if (socket.readyState !== socket.CLOSED) socket.terminate();
+    }, CLOSE_GRACE_MS).unref();
   }
 
   private sendRaw(client: LiveClient, payload: string): void {

@@ -27,6 +27,8 @@ export interface OutboxDeps {
 
 export const DAY_MS = 24 * 3600_000;
 const HOUR_MS = 3600_000;
+/** How long a stop waits for deliveries in flight; the rest of the stop needs the remainder. */
+const STOP_WAIT_MS = 2000;
 
 /** Runs a delivery attempt, bounded whatever the driver does. */
 export async function attempt(
@@ -67,10 +69,13 @@ export class OutboxWorker {
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
   private readonly pending = new Set<Promise<void>>();
+  /** Deliveries were left in flight by a stop: their bookkeeping may meet a closed database. */
+  private abandoned = false;
 
   constructor(private readonly deps: OutboxDeps) {}
 
   async start(): Promise<void> {
+    this.abandoned = false;
     const requeued = await this.deps.store.requeueInFlight();
     if (requeued > 0)
       this.deps.log.info({ requeued }, 'notifications in flight at the last stop are queued again');
@@ -78,13 +83,23 @@ export class OutboxWorker {
     this.kick();
   }
 
-  /** Stops taking rows and waits (a little) for deliveries in flight. */
+  /**
+   * Stops taking rows and waits (a little) for deliveries in flight, which record their
+   * outcome. One still waiting on its service after that keeps its row 'sending', queued
+   * again at the next start: sent again rather than lost.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     const drain = Promise.allSettled([...this.pending]);
-    await Promise.race([drain, new Promise((r) => setTimeout(r, 2000).unref())]);
+    await Promise.race([drain, new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref())]);
+    this.abandoned = this.pending.size > 0;
+    if (this.abandoned)
+      this.deps.log.info(
+        { inFlight: this.pending.size },
+        'notifications still being sent at the stop are sent again at the next start',
+      );
   }
 
   /** Something was queued or a slot freed: look for work soon. */
@@ -129,9 +144,10 @@ export class OutboxWorker {
       for (const row of rows) {
         this.inflight.set(channelId, (this.inflight.get(channelId) ?? 0) + 1);
         const p = this.deliver(row)
-          .catch((err: unknown) =>
-            this.deps.log.error({ err, outbox: row.id }, 'delivery bookkeeping failed'),
-          )
+          .catch((err: unknown) => {
+            if (!this.abandoned)
+              this.deps.log.error({ err, outbox: row.id }, 'delivery bookkeeping failed');
+          })
           .finally(() => {
             this.inflight.set(channelId, (this.inflight.get(channelId) ?? 1) - 1);
             this.pending.delete(p);
