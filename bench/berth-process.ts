@@ -115,14 +115,16 @@ export async function addEngineHosts(
 export function timeAnswer(
   berth: BerthProcess,
   path: string,
-): Promise<{ ms: number; bytes: number }> {
+): Promise<{ ms: number; bytes: number; status: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const headers = { cookie: berth.cookie, 'accept-encoding': 'gzip, deflate, br, zstd' };
     const req = request(`${berth.base}/api${path}`, { agent: keepAlive, headers }, (res) => {
       let bytes = 0;
       res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      res.on('end', () => resolve({ ms: performance.now() - start, bytes }));
+      res.on('end', () =>
+        resolve({ ms: performance.now() - start, bytes, status: res.statusCode ?? 0 }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);

@@ -18,7 +18,7 @@ import {
   tmp,
 } from '../test/backup-fixtures.js';
 import { latestKnownSchema } from './archive-format.js';
-import { backup } from './backup.js';
+import { backup, copyDatabase } from './backup.js';
 import { isDatabaseInUse } from './instance-lock.js';
 import { restore } from './restore.js';
 
@@ -54,6 +54,32 @@ describe('berth backup', () => {
       backup({ file: join(tmp('out'), 'x.tar'), passphrase: null, dataDir: tmp('empty') }, out),
     ).rejects.toThrow(/^Cannot back up: no Berth database in /);
   });
+
+  it(
+    'copies a database that another connection keeps writing to',
+    { timeout: 20_000 },
+    async () => {
+      // In steps of a few pages, each write between two steps would restart the copy: it never
+      // ends while the server writes every few milliseconds.
+      const dir = await dataDir();
+      const writer = new SQLite(join(dir, DATABASE_FILE));
+      writer.exec('create table filler (b blob); create table writes (at integer)');
+      writer.exec(`with recursive n(i) as (select 1 union all select i + 1 from n where i < 5000)
+      insert into filler select randomblob(4000) from n`);
+      const insert = writer.prepare('insert into writes values (?)');
+      const timer = setInterval(() => insert.run(Date.now()), 1);
+      try {
+        const dest = join(tmp('copy'), DATABASE_FILE);
+        await copyDatabase(join(dir, DATABASE_FILE), dest);
+        const copy = new SQLite(dest, { readonly: true });
+        expect(copy.prepare('select count(*) as n from filler').get()).toEqual({ n: 5000 });
+        copy.close();
+      } finally {
+        clearInterval(timer);
+        writer.close();
+      }
+    },
+  );
 });
 
 describe('berth restore', () => {
