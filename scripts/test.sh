@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a clean clone on a fresh Debian machine (as root):
-# Node 24, packages, Chromium and three Docker engines are provisioned here, then
-# lint, type checks, unit and real-engine tests (vitest) and browser tests (Playwright).
-# The engines are torn down at the end unless BERTH_KEEP_RIG=1.
+# Node 24, packages, Chromium, three Docker engines and Berth's image are provisioned here,
+# then lint, type checks, unit and real-engine tests (vitest) and browser tests (Playwright).
+# The engines are torn down at the end unless BERTH_KEEP_RIG=1; the image always goes.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/node-env.sh"
@@ -25,9 +25,33 @@ step "Docker engines (started in the background)"
 engines_log="$results/engines.log"
 bash "$here/engines.sh" up >"$engines_log" 2>&1 &
 engines_pid=$!
-if [ "${BERTH_KEEP_RIG:-0}" != "1" ]; then
-  trap 'wait "$engines_pid" 2>/dev/null || true; bash "$here/engines.sh" down >/dev/null 2>&1 || true' EXIT
-fi
+
+# Berth's image builds meanwhile too, once the main engine answers: its base from Debian
+# packages (kept by the engine between runs, scripts/base-image.sh), then the Dockerfile
+# (minutes: npm ci, compiling re2, the builds). The image test runs what it built, with
+# Debian's docker-compose on compose.yaml.
+step "Berth's image (built in the background)"
+image_log="$results/image.log"
+export BERTH_TEST_IMAGE="berth-test/berth:ci-$$"
+(
+  for _ in $(seq 900); do timeout 5 docker version >/dev/null 2>&1 && break; sleep 1; done
+  if ! command -v docker-compose >/dev/null; then
+    apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+    apt_get install -y -qq docker-compose >/dev/null || { apt_get update -qq && apt_get install -y -qq docker-compose >/dev/null; }
+  fi
+  bash "$here/build-image.sh" "$BERTH_TEST_IMAGE"
+) >"$image_log" 2>&1 &
+image_pid=$!
+
+cleanup() {
+  wait "$image_pid" 2>/dev/null || true
+  bash "$here/build-image.sh" --remove "$BERTH_TEST_IMAGE" >/dev/null 2>&1 || true
+  if [ "${BERTH_KEEP_RIG:-0}" != "1" ]; then
+    wait "$engines_pid" 2>/dev/null || true
+    bash "$here/engines.sh" down >/dev/null 2>&1 || true
+  fi
+}
+trap cleanup EXIT
 
 step "Packages"
 bash "$here/install.sh"
@@ -60,6 +84,16 @@ if [ "$engines_status" -ne 0 ]; then
 fi
 
 status=0
+step "Berth's image (ready?)"
+image_status=0
+wait "$image_pid" || image_status=$?
+cat "$image_log"
+if [ "$image_status" -ne 0 ]; then
+  # The rest still runs; the image test then fails on the missing image.
+  echo "the image build exited $image_status" >&2
+  status=1
+fi
+
 step "Unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || status=1
 
