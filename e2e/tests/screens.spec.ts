@@ -24,6 +24,9 @@ const SERVICES = [
   'cron',
 ];
 
+/** The README's picture, written only when asked (`BERTH_README_SCREENSHOT=1`) so a test run leaves the tree clean. */
+const README_SCREENSHOT = new URL('../../docs/images/dashboard.png', import.meta.url).pathname;
+
 // Screenshots for a person to look at (kept out of the repository in e2e/.artifacts).
 test('three hosts with thirty containers in every mode and size', async ({ page, readyServer }) => {
   test.setTimeout(120_000);
@@ -52,6 +55,8 @@ test('three hosts with thirty containers in every mode and size', async ({ page,
       await page.screenshot({
         path: `.artifacts/screenshots/dashboard-${mode.toLowerCase()}-${size.width}x${size.height}.png`,
       });
+      if (mode === 'Standard' && size.width === 1440 && process.env.BERTH_README_SCREENSHOT === '1')
+        await page.screenshot({ path: README_SCREENSHOT });
     }
     await page.goto('/hosts');
     await expect(page.getByTestId('host-row-vault-tls')).toBeVisible();
