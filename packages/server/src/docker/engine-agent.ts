@@ -1,7 +1,14 @@
-import { Agent as HttpAgent, type ClientRequest, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  type ClientRequest,
+  type ClientRequestArgs,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import { inspect } from 'node:util';
+import type { EngineDialer } from './agent-tunnel.js';
 import { EngineError } from './engine-errors.js';
 
 // `addRequest` is how Node's http client hands a request to its agent; it is stable but
@@ -107,13 +114,24 @@ function capAnswer(
   res.on('error', () => undefined);
 }
 
-/** An http agent whose requests are guarded by `limits`. */
+/**
+ * An http agent whose requests are guarded by `limits`; with `dial`, its connections are the
+ * dialler's (an agent's tunnel) instead of a unix or TCP socket.
+ */
 export class GuardedHttpAgent extends HttpAgent {
   constructor(
     private readonly limits: EngineLimits,
     private readonly buffered: boolean,
+    private readonly dial?: EngineDialer,
   ) {
     super({ keepAlive: true });
+  }
+
+  override createConnection(
+    options: ClientRequestArgs,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
+    return this.dial === undefined ? super.createConnection(options, callback) : this.dial();
   }
 
   /**

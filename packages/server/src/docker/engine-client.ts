@@ -3,11 +3,17 @@ import { request as httpsRequest } from 'node:https';
 import Docker from 'dockerode';
 import { enginePort, parseEngineUrl } from '@berth/contracts';
 import { GuardedHttpAgent, GuardedHttpsAgent, type EngineLimits } from './engine-agent.js';
+import type { EngineDialer } from './agent-tunnel.js';
 
-/** How to reach one engine: its URL and, for mutual TLS, PEM texts (never file paths). */
+/**
+ * How to reach one engine: its URL and, for mutual TLS, PEM texts (never file paths). An
+ * engine no address reaches (an agent's) comes with `dial`, which opens each connection; its
+ * URL then only names it in messages.
+ */
 export interface EngineEndpoint {
   url: string;
   tls?: { ca: string; cert: string; key: string } | null;
+  dial?: EngineDialer;
 }
 
 export interface EngineClientOptions {
@@ -40,10 +46,12 @@ const tlsOptions = (tls: EngineEndpoint['tls']) =>
 
 type Target =
   | { socketPath: string }
+  | { dial: EngineDialer }
   | { protocol: 'http' | 'https'; host: string; port: number; tls: EngineEndpoint['tls'] };
 
 /** unix://, tcp:// (https when TLS material is given), http:// and https:// URLs. */
 function parseEndpoint(endpoint: EngineEndpoint): Target {
+  if (endpoint.dial !== undefined) return { dial: endpoint.dial };
   const address = parseEngineUrl(endpoint.url);
   if ('error' in address)
     throw new Error(`Unsupported engine address ${endpoint.url}: ${address.error}`);
@@ -70,18 +78,12 @@ export function createEngineClient(
   const target = parseEndpoint(endpoint);
   const limits = engineLimits(options);
   const https = 'protocol' in target && target.protocol === 'https';
-  const Guarded = https ? GuardedHttpsAgent : GuardedHttpAgent;
-  const docker =
-    'socketPath' in target
-      ? new Docker({ socketPath: target.socketPath })
-      : new Docker({
-          protocol: target.protocol,
-          host: target.host,
-          port: target.port,
-          ...tlsOptions(target.tls),
-        });
-  const buffered = new Guarded(limits, true);
-  useAgents(docker, { buffered, stream: new Guarded(limits, false) });
+  const dial = 'dial' in target ? target.dial : undefined;
+  const guarded = (buffered: boolean) =>
+    https ? new GuardedHttpsAgent(limits, buffered) : new GuardedHttpAgent(limits, buffered, dial);
+  const docker = new Docker(modemOptions(target));
+  const buffered = guarded(true);
+  useAgents(docker, { buffered, stream: guarded(false) });
   clientLimits.set(docker, limits);
   clientRoutes.set(docker, routeTo(target, buffered));
   return docker;
@@ -96,9 +98,21 @@ export interface EngineRoute {
 }
 const clientRoutes = new WeakMap<Docker, EngineRoute>();
 
+/** A dialled engine has no address; its agent's `dial` opens the connection. */
+const DIALLED = { protocol: 'http', host: 'berth-agent', port: 80 } as const;
+
+function modemOptions(target: Target): Docker.DockerOptions {
+  if ('socketPath' in target) return { socketPath: target.socketPath };
+  if ('dial' in target) return { ...DIALLED };
+  const { protocol, host, port, tls } = target;
+  return { protocol, host, port, ...tlsOptions(tls) };
+}
+
 function routeTo(target: Target, agent: Agent): EngineRoute {
   if ('socketPath' in target)
     return { request: httpRequest, options: { socketPath: target.socketPath, agent } };
+  if ('dial' in target)
+    return { request: httpRequest, options: { host: DIALLED.host, port: DIALLED.port, agent } };
   const { protocol, host, port, tls } = target;
   const options = {
     host,

@@ -1,0 +1,64 @@
+import type { ServerHttp2Session } from 'node:http2';
+import WebSocket, { createWebSocketStream } from 'ws';
+import { serveEngine } from './engine-tunnel.js';
+
+export interface ConnectOptions {
+  /** Berth's connect endpoint, `wss://…/api/agents/connect` (ws:// for tests and loopback). */
+  url: string;
+  /** Credentials travel in headers only, never in the URL. */
+  headers: Record<string, string>;
+  /** The local engine's unix socket. */
+  socketPath: string;
+  /** How long the WebSocket handshake may take. */
+  handshakeTimeoutMs?: number;
+  onStreamError?: (message: string) => void;
+}
+
+export interface AgentConnection {
+  socket: WebSocket;
+  session: ServerHttp2Session;
+  /** Settles with the close code and reason once the connection is gone. */
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** A refused or failed handshake, with Berth's status when it answered one. */
+export class ConnectError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Dials Berth and serves its engine requests over the one WebSocket: the socket's bytes
+ * are an HTTP/2 session in which Berth is the client. Resolves once the socket is open.
+ */
+export function connectToBerth(options: ConnectOptions): Promise<AgentConnection> {
+  const socket = new WebSocket(options.url, {
+    headers: options.headers,
+    handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
+    perMessageDeflate: false,
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  return new Promise((resolve, reject) => {
+    socket.once('unexpected-response', (_req, res) => {
+      const status = res.statusCode ?? 0;
+      socket.terminate();
+      reject(new ConnectError(`Berth refused the connection (${status})`, status));
+    });
+    socket.once('error', (err) => reject(new ConnectError(err.message)));
+    socket.once('open', () => {
+      const stream = createWebSocketStream(socket);
+      stream.on('error', () => undefined); // the socket's close is the one report
+      const session = serveEngine(stream, {
+        socketPath: options.socketPath,
+        ...(options.onStreamError ? { onStreamError: options.onStreamError } : {}),
+      });
+      resolve({ socket, session, closed });
+    });
+  });
+}

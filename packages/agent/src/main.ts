@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+import { connectToBerth } from './connect.js';
+import { readAgentConfig } from './config.js';
+import { logLine } from './log.js';
+
+/**
+ * The agent process: dials Berth once and serves its engine requests until the connection
+ * ends, then exits non-zero so its supervisor (Docker's restart policy, systemd) starts it
+ * again.
+ */
+async function main(): Promise<number> {
+  const config = readAgentConfig(process.env);
+  const connection = await connectToBerth({
+    url: config.connectUrl,
+    headers: {},
+    socketPath: config.socketPath,
+    onStreamError: (message) => logLine('warn', message),
+  });
+  logLine('info', `Connected to ${config.connectUrl}, engine at ${config.socketPath}`);
+  const stop = () => connection.socket.close(1001, 'agent stopping');
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  const { code, reason } = await connection.closed;
+  logLine('info', `Connection closed (${code}${reason === '' ? '' : `: ${reason}`})`);
+  return code === 1001 || code === 1000 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    logLine('error', err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,151 @@
+import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import { Duplex } from 'node:stream';
+import { EngineError } from './engine-errors.js';
+
+/**
+ * Per-stream window: how much of one stream's answer may wait unread in Berth before the agent
+ * stops reading that stream from its engine. The connection's window is much larger, so a
+ * log stream nobody reads holds only its own window and never starves a stop.
+ */
+export const TUNNEL_STREAM_WINDOW = 256 * 1024;
+export const TUNNEL_CONNECTION_WINDOW = 64 * 1024 * 1024;
+
+/** The wording a caller sees when the agent's connection is gone. */
+export const AGENT_NOT_CONNECTED = 'The agent is not connected';
+
+/** Opens one connection to an engine that no address reaches, as a socket for an http agent. */
+export type EngineDialer = () => Duplex;
+
+export interface AgentTunnel {
+  /** One HTTP/1.1 connection to the agent's engine, carried by a new HTTP/2 stream. */
+  dial: EngineDialer;
+  /** Settles once the connection under the tunnel is gone, whoever closed it. */
+  closed: Promise<void>;
+  close(): void;
+}
+
+/**
+ * Berth's end of an agent's connection: an HTTP/2 client session over `connection` (the
+ * WebSocket's byte stream). Every engine connection is a CONNECT stream the agent pipes into
+ * its local engine socket, so the bytes on it are the Engine API's own HTTP/1.1 and every
+ * bound above (timeouts, caps, parsing) is the one the unix, TCP and TLS transports use.
+ */
+export function openAgentTunnel(connection: Duplex): AgentTunnel {
+  const session = connect('http://berth-agent', {
+    createConnection: () => connection,
+    settings: { initialWindowSize: TUNNEL_STREAM_WINDOW, enablePush: false },
+  });
+  session.once('connect', () => session.setLocalWindowSize(TUNNEL_CONNECTION_WINDOW));
+  // A failed session closes; the streams on it fail on their own and callers hear of it there.
+  session.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => session.once('close', resolve));
+  connection.once('close', () => session.destroy());
+  return {
+    dial: () => new TunnelSocket(openStream(session)),
+    closed,
+    close: () => {
+      session.close();
+      connection.destroy();
+    },
+  };
+}
+
+function openStream(session: ClientHttp2Session): ClientHttp2Stream | EngineError {
+  if (session.closed || session.destroyed) return new EngineError(AGENT_NOT_CONNECTED);
+  try {
+    return session.request(
+      { ':method': 'CONNECT', ':authority': 'engine:0' },
+      { endStream: false },
+    );
+  } catch {
+    return new EngineError(AGENT_NOT_CONNECTED);
+  }
+}
+
+/**
+ * One tunnelled engine connection, shaped like the net.Socket Node's http client expects:
+ * it is `connecting` until the agent answers the CONNECT (the guarded agent's connect timer
+ * runs until then), and pauses its stream while the reader is behind, which lets HTTP/2's
+ * flow control hold back the agent for this stream alone.
+ */
+class TunnelSocket extends Duplex {
+  connecting = true;
+  timeout = 0;
+  private readonly stream: ClientHttp2Stream | null;
+
+  constructor(stream: ClientHttp2Stream | EngineError) {
+    super({ allowHalfOpen: false });
+    if (stream instanceof EngineError) {
+      this.stream = null;
+      process.nextTick(() => this.destroy(stream));
+      return;
+    }
+    this.stream = stream;
+    stream.once('response', (headers) => {
+      const status = headers[':status'];
+      if (status !== 200) {
+        this.destroy(new EngineError(`The agent could not reach its engine (${status})`));
+        return;
+      }
+      this.connecting = false;
+      this.emit('connect');
+    });
+    stream.on('data', (chunk: Buffer) => {
+      if (!this.push(chunk)) stream.pause();
+    });
+    stream.once('end', () => this.push(null));
+    stream.once('error', (err: Error) => this.destroy(err));
+    stream.once('close', () => {
+      if (stream.rstCode !== constants.NGHTTP2_NO_ERROR && !this.destroyed)
+        this.destroy(new EngineError(AGENT_NOT_CONNECTED));
+    });
+  }
+
+  override _read(): void {
+    this.stream?.resume();
+  }
+
+  override _write(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    done: (err?: Error | null) => void,
+  ): void {
+    if (this.stream === null) done(new EngineError(AGENT_NOT_CONNECTED));
+    else this.stream.write(chunk, done);
+  }
+
+  override _final(done: (err?: Error) => void): void {
+    if (this.stream === null) done();
+    else this.stream.end(() => done());
+  }
+
+  override _destroy(err: Error | null, done: (err: Error | null) => void): void {
+    if (this.stream !== null && !this.stream.closed) this.stream.close(constants.NGHTTP2_CANCEL);
+    done(err);
+  }
+
+  // What Node's http client and keep-alive agent call on their sockets; a stream has no
+  // TCP options, and its idle timer is the HTTP/2 stream's.
+  setKeepAlive(): this {
+    return this;
+  }
+
+  setNoDelay(): this {
+    return this;
+  }
+
+  ref(): this {
+    return this;
+  }
+
+  unref(): this {
+    return this;
+  }
+
+  setTimeout(ms: number, onTimeout?: () => void): this {
+    this.timeout = ms;
+    this.stream?.setTimeout(ms, () => this.emit('timeout'));
+    if (onTimeout !== undefined) this.once('timeout', onTimeout);
+    return this;
+  }
+}
