@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AlertRule, Host, NotificationChannel } from '@berth/contracts';
+import type { Host, NotificationChannel } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addChannelAndRule, backedUpState } from '../test/backup-state.js';
 import { BERTH_CLI, ensureCliBuilt, runBerth, startBerth } from '../test/berth-cli.js';
 import { httpReceiver, type HttpReceiver } from '../test/notification-receivers.js';
 import { endpointOf, rigEngine } from '../test/rig.js';
@@ -40,18 +41,6 @@ let call: ReturnType<typeof httpApi>;
 let before: { hosts: unknown; rules: unknown; channels: unknown };
 let channel: NotificationChannel;
 
-/** What must survive a restore, without the live parts (status, last delivery). */
-async function stateOf(api: ReturnType<typeof httpApi>) {
-  const hosts = (await api<Host[]>('GET', '/hosts')).body;
-  const rules = (await api<AlertRule[]>('GET', '/alerts/rules')).body;
-  const channels = (await api<NotificationChannel[]>('GET', '/notifications/channels')).body;
-  return {
-    hosts: hosts.map((h) => ({ id: h.id, name: h.name, url: h.url, tags: h.tags })),
-    rules,
-    channels: channels.map((c) => ({ id: c.id, name: c.name, type: c.type, config: c.config })),
-  };
-}
-
 async function login(base: string, password: string) {
   const res = await fetch(`${base}/api/v2/auth/login`, {
     method: 'POST',
@@ -81,29 +70,8 @@ beforeAll(async () => {
     tls_key: pem?.key ?? null,
   });
   expect(host.status).toBe(200);
-  channel = (
-    await call<NotificationChannel>('POST', '/notifications/channels', {
-      name: `hook-${tag}`,
-      type: 'webhook',
-      config: { url: `${rx.url}/hook`, headers: JSON.stringify({ Authorization: SECRET_HEADER }) },
-    })
-  ).body;
-  const rule = await call<AlertRule>('POST', '/alerts/rules', {
-    name: `cli-rule-${tag}`,
-    scope: 'container',
-    kind: 'container_stopped',
-    severity: 'critical',
-    enabled: true,
-    duration_seconds: 0,
-    occurrences: 1,
-    cooldown_seconds: 0,
-    clear_duration_seconds: 0,
-    auto_resolve: true,
-    container_selector_json: { include: [`cli-${tag}`] },
-    notify_channels_json: [String(channel.id)],
-  });
-  expect(rule.status).toBe(200);
-  before = await stateOf(call);
+  channel = await addChannelAndRule(call, tag, `${rx.url}/hook`, SECRET_HEADER);
+  before = await backedUpState(call);
 }, 60_000);
 
 afterAll(async () => {
@@ -171,7 +139,7 @@ describe('berth backup and restore between real servers', { timeout: 120_000 }, 
     try {
       const cookie = (await login(restored.base, CHANGED_PASSWORD)).cookie;
       const api = httpApi(restored.base, cookie);
-      expect(await stateOf(api)).toEqual(before);
+      expect(await backedUpState(api)).toEqual(before);
       // The TLS key of the host and the webhook's URL and header are sealed with the key.
       await waitFor(
         'the mutual-TLS host online',
@@ -225,6 +193,10 @@ describe('berth usage', () => {
       stderr: `Unknown command: frobnicate\n\n${USAGE}\n`,
     });
     expect((await runBerth(fresh, ['backup'])).stderr).toMatch(/^backup needs a FILE\n/);
+    // A file system refusal is one line naming the call and the path, not a stack.
+    const refused = await runBerth(fresh, ['backup', '/proc/backup.tar']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^berth backup failed: ENOENT: .* mkdtemp '\/proc\/[^\n]*'\n$/);
     expect(statSync(BERTH_CLI).mode & 0o111).not.toBe(0);
   });
 });

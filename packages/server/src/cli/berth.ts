@@ -10,6 +10,12 @@ const output: Output = {
   warn: (line) => console.warn(line),
 };
 
+/** backup's and restore's options: FILE, the passphrase if any, the server's data directory. */
+function fileCommand(command: string, args: string[]) {
+  const { file, passphraseFile } = parseFileArgs(command, args);
+  return { file, passphrase: readPassphrase(passphraseFile), dataDir: loadConfig().dataDir };
+}
+
 async function run(command: string, args: string[]): Promise<void> {
   switch (command) {
     case 'start':
@@ -18,17 +24,13 @@ async function run(command: string, args: string[]): Promise<void> {
       await import('../main.js');
       return;
     case 'backup': {
-      const { file, passphraseFile } = parseFileArgs(command, args);
-      const passphrase = readPassphrase(passphraseFile);
       const { backup } = await import('./backup.js');
-      await backup({ file, passphrase, dataDir: loadConfig().dataDir }, output);
+      await backup(fileCommand(command, args), output);
       return;
     }
     case 'restore': {
-      const { file, passphraseFile } = parseFileArgs(command, args);
-      const passphrase = readPassphrase(passphraseFile);
       const { restore } = await import('./restore.js');
-      await restore({ file, passphrase, dataDir: loadConfig().dataDir }, output);
+      await restore(fileCommand(command, args), output);
       return;
     }
     case 'reset-password': {
@@ -53,11 +55,16 @@ async function run(command: string, args: string[]): Promise<void> {
   }
 }
 
+/** A file system refusal (EACCES, ENOSPC, ...): its message names the call and the path. */
+const isSystemError = (err: unknown): err is NodeJS.ErrnoException =>
+  err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+
 const [command = 'start', ...args] = process.argv.slice(2);
 run(command, args).catch((err: unknown) => {
   // What the operator can act on is one line; anything else is a bug, with its stack.
   if (err instanceof UsageError) console.error(`${err.message}\n\n${USAGE}`);
   else if (err instanceof CliFailure || err instanceof ConfigError) console.error(err.message);
+  else if (isSystemError(err)) console.error(`berth ${command} failed: ${err.message}`);
   else console.error(err);
   process.exitCode = err instanceof CliFailure ? err.exitCode : 1;
 });

@@ -1,18 +1,13 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './server-process.js';
+import { ensureServerBuilt, freePort } from './server-process.js';
 import { waitFor } from './wait.js';
 
 /** The built command, run as the package's bin runs it: the file itself (shebang, mode). */
 export const BERTH_CLI = fileURLToPath(new URL('../../dist/cli/berth.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-export function ensureCliBuilt(): void {
-  if (existsSync(BERTH_CLI)) return;
-  for (const ws of ['@berth/contracts', '@berth/server'])
-    execFileSync('npm', ['run', 'build', '-w', ws], { cwd: ROOT, stdio: 'ignore' });
-}
+/** A build from before the command has dist/main.js but not the command. */
+export const ensureCliBuilt = () => ensureServerBuilt(BERTH_CLI);
 
 export interface CliRun {
   code: number | null;

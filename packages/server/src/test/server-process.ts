@@ -9,8 +9,9 @@ import { waitFor } from './wait.js';
 export const SERVER_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-export function ensureServerBuilt(): void {
-  if (existsSync(SERVER_MAIN)) return;
+/** Builds the server unless `entry` (dist/main.js, or another file of dist) is there. */
+export function ensureServerBuilt(entry = SERVER_MAIN): void {
+  if (existsSync(entry)) return;
   for (const ws of ['@berth/contracts', '@berth/server'])
     execFileSync('npm', ['run', 'build', '-w', ws], { cwd: ROOT, stdio: 'ignore' });
 }
