@@ -1,12 +1,23 @@
+import { hostname } from 'node:os';
+import { AGENT_CONNECT_PATH, AGENT_ENROLL_PATH } from '@berth/contracts/agents';
+
 export interface AgentConfig {
   /** Berth's connect endpoint, derived from BERTH_URL (Berth's own address). */
   connectUrl: string;
+  /** Where a new agent trades its enrollment token for its secret. */
+  enrollUrl: string;
   /** The local engine socket the agent forwards to. */
   socketPath: string;
+  /** Keeps the agent's secret across restarts (a volume in a container). */
+  dataDir: string;
+  /** The one-time token from Berth's Add Host dialog; only needed until the secret exists. */
+  token: string | null;
+  /** The name of the host in Berth, chosen at enrollment. */
+  name: string;
 }
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
-const CONNECT_PATH = '/api/agents/connect';
+const DEFAULT_DATA_DIR = '/var/lib/berth-agent';
 
 /** The agent's settings from its environment; a missing or bad one stops it with the reason. */
 export function readAgentConfig(env: NodeJS.ProcessEnv): AgentConfig {
@@ -18,12 +29,23 @@ export function readAgentConfig(env: NodeJS.ProcessEnv): AgentConfig {
   } catch {
     throw new Error(`BERTH_URL is not a URL: ${base}`);
   }
-  const scheme = { 'https:': 'wss:', 'http:': 'ws:', 'wss:': 'wss:', 'ws:': 'ws:' }[url.protocol];
-  if (scheme === undefined) throw new Error(`BERTH_URL must be an https:// address: ${base}`);
-  url.protocol = scheme;
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${CONNECT_PATH}`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`BERTH_URL must be an https:// address: ${base}`);
+  const at = (path: string, scheme: string) => {
+    const target = new URL(url);
+    target.protocol = scheme;
+    target.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+    return target.toString();
+  };
   return {
-    connectUrl: url.toString(),
+    connectUrl: at(AGENT_CONNECT_PATH, url.protocol === 'https:' ? 'wss:' : 'ws:'),
+    enrollUrl: at(AGENT_ENROLL_PATH, url.protocol),
     socketPath: env.BERTH_AGENT_DOCKER_SOCKET ?? DEFAULT_SOCKET,
+    dataDir: env.BERTH_AGENT_DATA_DIR ?? DEFAULT_DATA_DIR,
+    token:
+      env.BERTH_AGENT_TOKEN === undefined || env.BERTH_AGENT_TOKEN === ''
+        ? null
+        : env.BERTH_AGENT_TOKEN,
+    name: env.BERTH_AGENT_NAME ?? hostname(),
   };
 }

@@ -1,5 +1,6 @@
 import './browser-csp.js';
 
+export * from './agents.js';
 export * from './alert-rules.js';
 export * from './alerts.js';
 export * from './auth.js';

@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { AppConfig } from './config/config.js';
 import { closeDatabase } from './db/close-database.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
+import { agentConnectRoutes, agentsRoutes } from './modules/agents/index.js';
 import { alertsRoutes } from './modules/alerts/index.js';
 import { batchRoutes } from './modules/batch/index.js';
 import { containerSettingsRoutes } from './modules/container-settings/index.js';
@@ -100,6 +101,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     async (api) => {
       systemRoutes(api, { db, version: services.version });
       publicAuthRoutes(api, authOptions);
+      // Agents authenticate with their own enrollment token or secret, never a session.
+      agentConnectRoutes(api, { agents: services.agents });
       await api.register((signedIn, _opts, done) => {
         signedIn.addHook('onRequest', guard);
         protectedAuthRoutes(signedIn, {
@@ -108,6 +111,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         });
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
+        agentsRoutes(signedIn, services);
         hostsRoutes(signedIn, {
           hosts: services.hosts,
           ports: {
@@ -172,6 +176,11 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // After the server stopped taking requests: what restarts containers, raises alerts and
   // queues notifications stops first, then the outbox sends (or leaves queued) what they
   // queued, then the event log; the database closes after all of them (its hook is first).
+  // Before the server waits for its connections to end: an agent's never would.
+  app.addHook('preClose', (done) => {
+    services.agentTunnels.closeAll();
+    done();
+  });
   app.addHook('onClose', async () => {
     await services.healthChecks.stop();
     services.autoRestart.stop();

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config/config.js';
 import type { Db } from './db/database.js';
-import { probeEngine } from './docker/index.js';
+import { AgentTunnels, probeEngine } from './docker/index.js';
+import { AgentsService, createAgentsStore } from './modules/agents/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
@@ -54,6 +55,9 @@ export interface AppServices {
   preferences: PreferencesService;
   events: EventsService;
   hosts: HostsService;
+  agents: AgentsService;
+  /** Every connected agent's tunnel, by agent id. */
+  agentTunnels: AgentTunnels;
   alerts: AlertsService;
   notifications: NotificationsService;
   updates: UpdatesService;
@@ -109,12 +113,14 @@ export async function createServices(
       retryDelayMs: (n) => Math.min(config.notificationRetryBaseMs * 2 ** (n - 1), 3_600_000),
     },
   });
+  const agentTunnels = new AgentTunnels();
   const hosts = new HostsService(
     createHostsStore(db),
     SecretBox.open(config.dataDir),
     events,
     probe,
     log,
+    (agentId) => agentTunnels.dialerOf(agentId),
   );
   const containerSettings = new ContainerSettings(createContainerSettingsStore(db));
   await containerSettings.load();
@@ -126,6 +132,13 @@ export async function createServices(
     settings,
     hosts,
     statsSource: config.statsSource,
+  });
+  const agents = new AgentsService({
+    store: createAgentsStore(db),
+    hosts,
+    tunnels: agentTunnels,
+    onConnected: (hostId) => monitor.retryNow(hostId),
+    log,
   });
   const alerts = new AlertsService({
     store: alertsStore,
@@ -202,6 +215,8 @@ export async function createServices(
   return {
     db,
     hub,
+    agents,
+    agentTunnels,
     auth,
     settings,
     preferences: new PreferencesService(createPreferencesStore(db)),

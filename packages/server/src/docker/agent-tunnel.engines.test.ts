@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { connectToBerth, type AgentConnection } from '@berth/agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTunnelServer, type TunnelServer } from '../test/agent-loopback.js';
-import { buildAgent, spawnAgent } from '../test/agent-process.js';
+import { buildAgent, exitedEarly, spawnAgent } from '../test/agent-process.js';
 import { dockerCli, readRig, rigEngine } from '../test/rig.js';
 import type { AgentTunnel } from './agent-tunnel.js';
 import { createEngineClient, openEngine, type Engine, type EngineEvent } from './index.js';
@@ -139,15 +142,21 @@ describe('the agent transport against the rig', () => {
 });
 
 describe('the agent as a process of its own', () => {
+  // Two compilations on a machine others share (and a wait for the dist lock).
+  beforeAll(buildAgent, 180_000);
+
   it('carries the engine until it is stopped, then the tunnel closes', async () => {
-    buildAgent();
     const server = await startTunnelServer();
+    // An enrolled agent: its secret in its data dir (this loopback end checks none).
+    const dataDir = mkdtempSync(join(tmpdir(), 'berth-agent-'));
+    writeFileSync(join(dataDir, 'secret'), 'loopback-secret');
     const agent = spawnAgent({
-      BERTH_URL: server.url.replace('/api/agents/connect', ''),
+      BERTH_URL: server.url.replace('ws://', 'http://').replace('/api/agents/connect', ''),
       BERTH_AGENT_DOCKER_SOCKET: plainSocket(),
+      BERTH_AGENT_DATA_DIR: dataDir,
     });
     try {
-      const tunnel = await server.nextTunnel();
+      const tunnel = await Promise.race([server.nextTunnel(), exitedEarly(agent)]);
       const engine = openEngine(
         { url: 'agent://process', dial: tunnel.dial },
         { timeoutMs: 10_000 },
@@ -168,6 +177,7 @@ describe('the agent as a process of its own', () => {
       await expect(engine.ping()).rejects.toThrow('The agent is not connected');
     } finally {
       agent.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
       await server.close();
     }
   });

@@ -50,6 +50,10 @@ export function openAgentTunnel(connection: Duplex): AgentTunnel {
   };
 }
 
+/** A connection that fails at once, as a call to an agent that is not connected does. */
+export const agentNotConnected = (): Duplex =>
+  new TunnelSocket(new EngineError(AGENT_NOT_CONNECTED));
+
 function openStream(session: ClientHttp2Session): ClientHttp2Stream | EngineError {
   if (session.closed || session.destroyed) return new EngineError(AGENT_NOT_CONNECTED);
   try {

@@ -20,5 +20,12 @@ export {
   type EngineEventStream,
 } from './event-stream.js';
 export type { Engine } from './engine.js';
+export {
+  AGENT_NOT_CONNECTED,
+  openAgentTunnel,
+  type AgentTunnel,
+  type EngineDialer,
+} from './agent-tunnel.js';
+export { AgentTunnels } from './agent-tunnels.js';
 export { openEngine } from './dockerode-engine.js';
 export type * from './engine-types.js';

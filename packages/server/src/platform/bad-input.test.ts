@@ -13,7 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PUBLIC_ROUTES = new Set(['POST /api/v2/auth/login', 'GET /api/health', 'HEAD /api/health']);
+const PUBLIC_ROUTES = new Set([
+  'POST /api/v2/auth/login',
+  'GET /api/health',
+  'HEAD /api/health',
+  // Agents authenticate with their own headers (modules/agents tests the refusals).
+  'POST /api/agents/enroll',
+  'GET /api/agents/connect',
+]);
 const apiRoutes = () =>
   t.app.routeTable.filter(
     (r) => r.url.startsWith('/api/') && r.method !== 'HEAD' && r.method !== 'OPTIONS',

@@ -16,8 +16,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Reachable without a session on purpose: probes and the sign-in itself. */
-const PUBLIC_ROUTES = new Set(['GET /api/health', 'POST /api/v2/auth/login']);
+/**
+ * Reachable without a session on purpose: probes, the sign-in itself, and what agents call
+ * (they authenticate with their enrollment token or secret, tested in modules/agents).
+ */
+const PUBLIC_ROUTES = new Set([
+  'GET /api/health',
+  'POST /api/v2/auth/login',
+  'POST /api/agents/enroll',
+  'GET /api/agents/connect',
+]);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const EVIL = 'http://evil.example';
 

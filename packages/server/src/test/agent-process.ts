@@ -1,17 +1,44 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const agentDir = fileURLToPath(new URL('../../../agent/', import.meta.url));
 const AGENT_MAIN = `${agentDir}dist/main.js`;
 
-/** Builds the agent's dist from its sources, so a test runs the code it is checking. */
+/**
+ * Builds the agent's dist from its sources, so a test runs the code it is checking; and the
+ * contracts' dist it imports at run time when a contracts source is newer than its output
+ * (under the lock every build of a shared dist holds, which an e2e run may hold for minutes).
+ */
 export function buildAgent(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', `${agentDir}tsconfig.build.json`], {
-    stdio: 'inherit',
-  });
+  const build = (dir: string) =>
+    execFileSync(process.execPath, [tsc, '-p', `${dir}tsconfig.build.json`], { stdio: 'inherit' });
+  if (contractsStale()) {
+    execFileSync(
+      'flock',
+      ['/tmp/berth-dist.lock', process.execPath, tsc, '-p', `${contractsDir}tsconfig.build.json`],
+      {
+        stdio: 'inherit',
+      },
+    );
+  }
+  build(agentDir);
+}
+
+const contractsDir = `${agentDir}../contracts/`;
+
+function contractsStale(): boolean {
+  const mtime = (path: string) => (existsSync(path) ? statSync(path).mtimeMs : 0);
+  return readdirSync(`${contractsDir}src`)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .some(
+      (f) =>
+        mtime(`${contractsDir}src/${f}`) >
+        mtime(`${contractsDir}dist/${f.replace(/\.ts$/, '.js')}`),
+    );
 }
 
 export interface AgentProcess {
@@ -32,3 +59,9 @@ export function spawnAgent(env: Record<string, string>): AgentProcess {
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return { child, lines: () => out.split('\n').filter((l) => l !== ''), exited };
 }
+
+/** Rejects with the agent's own log when it exits: a test waiting on it fails at once. */
+export const exitedEarly = (agent: AgentProcess): Promise<never> =>
+  agent.exited.then((code) => {
+    throw new Error(`agent exited (${code}): ${agent.lines().join('\n')}`);
+  });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { HostPayload, TestConnectionResponse } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EngineEndpoint } from '../../docker/index.js';
+import type { EngineDialer, EngineEndpoint } from '../../docker/index.js';
 import { badRequest, notFound } from '../../platform/http-errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
-import { MAX_HOST_TAGS } from '@berth/contracts';
+import { AGENT_URL_SCHEME, agentHostUrl, MAX_HOST_TAGS } from '@berth/contracts';
 import { TypedEmitter } from '../../platform/typed-emitter.js';
 import {
   registeredHost,
@@ -48,6 +48,8 @@ export class HostsService implements HostEvents {
     private readonly events: EventsService,
     private readonly probe: ProbeEngine,
     private readonly log: FastifyBaseLogger | null = null,
+    /** How an agent host's engine is reached: through its agent's live connection. */
+    private readonly dialAgent: ((agentId: string) => EngineDialer) | null = null,
   ) {}
 
   /** Hosts added, changed and removed, announced as soon as the store has them. */
@@ -80,6 +82,8 @@ export class HostsService implements HostEvents {
 
   /** The engine endpoint of a host, with its TLS material unsealed. */
   private endpointOf(row: HostRow): EngineEndpoint {
+    if (row.url.startsWith(AGENT_URL_SCHEME) && this.dialAgent !== null)
+      return { url: row.url, dial: this.dialAgent(row.url.slice(AGENT_URL_SCHEME.length)) };
     const [ca, cert, key] = [row.tls_ca, row.tls_cert, row.tls_key].map((v) =>
       this.secrets.openNullable(v),
     );
@@ -113,6 +117,13 @@ export class HostsService implements HostEvents {
     this.emitter.emit('hostAdded', { host: registeredHost(row), target: this.targetOf(row) });
     await this.hostEvent(row, 'host_added', `Host ${row.name} added`, actor);
     return row;
+  }
+
+  /** The host of a newly enrolled agent: named as the agent asked, no tags yet. */
+  createAgentHost(name: string, agentId: string, actor: Actor): Promise<HostRow> {
+    const url = agentHostUrl(agentId);
+    const none = { tls_ca: null, tls_cert: null, tls_key: null };
+    return this.create({ name, url, description: null, tags: [], ...none }, actor);
   }
 
   /** Null certificates keep the stored ones; a new URL must be free. */

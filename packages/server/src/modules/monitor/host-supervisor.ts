@@ -127,6 +127,13 @@ export class HostSupervisor {
       );
   }
 
+  /** The way to the engine is back (its agent connected): try now, not at the next backoff. */
+  retryNow(): void {
+    if (this.status !== 'offline') return;
+    this.attempts = 0;
+    this.start();
+  }
+
   /** Name, URL or certificates changed: reconnect with the new endpoint. */
   update(host: SupervisedHost): void {
     const reconnect = JSON.stringify(host.endpoint) !== JSON.stringify(this.host.endpoint);

@@ -222,6 +222,11 @@ export class MonitorService implements Fleet {
     sup.start();
   }
 
+  /** A host's way to its engine came back (its agent connected): connect now. */
+  retryNow(hostId: string): void {
+    this.supervisors.get(hostId)?.retryNow();
+  }
+
   private hostChanged(target: EngineTarget): void {
     this.urls.set(target.id, target.endpoint.url);
     this.supervisors.get(target.id)?.update(target);

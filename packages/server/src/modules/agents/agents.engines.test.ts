@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConnectError, connectToBerth } from '@berth/agent';
+import {
+  AGENT_TOKEN_HEADER,
+  agentSecretHeaderValue,
+  type Container,
+  type EnrollmentTokenResponse,
+  type Host,
+} from '@berth/contracts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildAgent,
+  exitedEarly,
+  spawnAgent,
+  type AgentProcess,
+} from '../../test/agent-process.js';
+import { apiClient } from '../../test/api.js';
+import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+import { waitFor } from '../../test/wait.js';
+
+const plainSocket = () => rigEngine('plain').socket.replace(/^unix:\/\//, '');
+
+describe('enrolling an agent', () => {
+  let t: TestApp;
+  let api: ReturnType<typeof apiClient>;
+  let base: string;
+  const dataDir = mkdtempSync(join(tmpdir(), 'berth-agent-'));
+  const name = `agent-${randomUUID().slice(0, 8)}`;
+  const marker = `berth-agent-${randomUUID().slice(0, 8)}`;
+  let agent: AgentProcess | undefined;
+
+  const newToken = async () => {
+    const res = await api.post<EnrollmentTokenResponse>('/agents/enrollment-tokens');
+    expect(res.status).toBe(201);
+    return res.body;
+  };
+  const enroll = (token: string | null) =>
+    fetch(`${base}/api/agents/enroll`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token === null ? {} : { [AGENT_TOKEN_HEADER]: token }),
+      },
+      body: JSON.stringify({ name: 'another', version: '0.1.0' }),
+    });
+  const connectWith = (secret: string) =>
+    connectToBerth({
+      url: `${base.replace('http://', 'ws://')}/api/agents/connect`,
+      headers: { authorization: agentSecretHeaderValue(secret) },
+      socketPath: plainSocket(),
+    });
+
+  beforeAll(async () => {
+    buildAgent();
+    t = await buildTestApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = t.app.server.address();
+    if (address === null || typeof address === 'string') throw new Error('not listening');
+    base = `http://127.0.0.1:${address.port}`;
+    api = apiClient(t.app, await signedInCookie(t.app));
+    dockerCli(rigEngine('plain'), ['create', '--name', marker, readRig().images.busybox, 'true']);
+  }, 180_000);
+
+  afterAll(async () => {
+    agent?.child.kill('SIGKILL');
+    dockerCli(rigEngine('plain'), ['rm', '-f', marker]);
+    await t.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('trades a token for a secret and brings the host online with its engine containers', async () => {
+    const { token, expires_at } = await newToken();
+    const hour = Date.parse(expires_at) - Date.now();
+    expect(hour).toBeGreaterThan(59 * 60_000);
+    expect(hour).toBeLessThanOrEqual(60 * 60_000);
+    agent = spawnAgent({
+      BERTH_URL: base,
+      BERTH_AGENT_TOKEN: token,
+      BERTH_AGENT_DATA_DIR: dataDir,
+      BERTH_AGENT_DOCKER_SOCKET: plainSocket(),
+      BERTH_AGENT_NAME: name,
+    });
+    const running = agent;
+    const host = await Promise.race([
+      waitFor('the agent host online', async () => {
+        const hosts = (await api.get<Host[]>('/hosts')).body;
+        return hosts.find((h) => h.name === name && h.status === 'online');
+      }),
+      exitedEarly(running),
+    ]);
+    expect(host.url).toMatch(/^agent:\/\/[0-9a-f-]{36}$/);
+    const containers = (await api.get<Container[]>('/containers')).body;
+    expect(containers.filter((c) => c.host_id === host.id).map((c) => c.name)).toContain(marker);
+
+    // The secret is the agent's alone: owner-only in its data dir, a hash in Berth.
+    const secret = readFileSync(join(dataDir, 'secret'), 'utf8');
+    expect(statSync(join(dataDir, 'secret')).mode & 0o777).toBe(0o600);
+    const stored = await sql<{ secret_hash: string }>`select secret_hash from agents`.execute(
+      t.app.services.db,
+    );
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.rows[0]?.secret_hash).not.toContain(secret);
+    expect(running.lines().join('\n')).not.toContain(secret);
+    expect(running.lines().join('\n')).not.toContain(token);
+
+    // A used token is refused, as is a second connection with the same secret.
+    const reused = await enroll(token);
+    expect(reused.status).toBe(401);
+    expect(await reused.json()).toEqual({ detail: 'Enrollment token refused' });
+    await expect(connectWith(secret)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it('goes offline when its agent process dies', async () => {
+    agent?.child.kill('SIGKILL');
+    await waitFor(
+      'the agent host offline',
+      async () => {
+        const hosts = (await api.get<Host[]>('/hosts')).body;
+        const host = hosts.find((h) => h.name === name);
+        return host?.status === 'offline' ? host : undefined;
+      },
+      10_000,
+    );
+  });
+
+  it('refuses an expired token, an unknown token and no token', async () => {
+    const { token } = await newToken();
+    await sql`update agent_enrollment_tokens set expires_at = ${new Date(0).toISOString()}`.execute(
+      t.app.services.db,
+    );
+    for (const refused of [token, 'not-a-token', null]) {
+      const res = await enroll(refused);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ detail: 'Enrollment token refused' });
+    }
+  });
+
+  it('refuses a connection with a wrong secret or none', async () => {
+    const wrong = connectWith('wrong-secret');
+    await expect(wrong).rejects.toBeInstanceOf(ConnectError);
+    await expect(wrong).rejects.toMatchObject({ status: 401 });
+    const none = await fetch(`${base}/api/agents/connect`);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ detail: 'Agent secret refused' });
+  });
+
+  it('closes agent connections when Berth stops, instead of waiting on them', async () => {
+    const connection = await connectWith(readFileSync(join(dataDir, 'secret'), 'utf8'));
+    const started = performance.now();
+    await t.restart();
+    expect(performance.now() - started).toBeLessThan(5000);
+    await connection.closed;
+  });
+});

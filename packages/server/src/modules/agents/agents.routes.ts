@@ -1,0 +1,100 @@
+import {
+  AGENT_TOKEN_HEADER,
+  agentEnrollPayloadSchema,
+  agentEnrollResponseSchema,
+  emptyBodySchema,
+  enrollmentTokenResponseSchema,
+} from '@berth/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import { openAgentTunnel } from '../../docker/index.js';
+import { badRequest, HttpError } from '../../platform/http-errors.js';
+import { sessionOf } from '../auth/index.js';
+import { ALREADY_CONNECTED, AgentRefusal, type AgentsService } from './agents.service.js';
+
+/** Largest WebSocket message from an agent: HTTP/2 frames, a few of them at a time. */
+const MAX_AGENT_MESSAGE_BYTES = 4 * 1024 * 1024;
+const POLICY_VIOLATION = 1008;
+
+/** Enrollment tokens, for a signed-in operator. */
+export function agentsRoutes(app: FastifyInstance, opts: { agents: AgentsService }): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(
+    '/agents/enrollment-tokens',
+    {
+      schema: {
+        body: emptyBodySchema,
+        response: { 201: enrollmentTokenResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const token = await opts.agents.createToken({ username: sessionOf(request).user.username });
+      return reply.code(201).send(token);
+    },
+  );
+}
+
+/**
+ * What agents call. No session: each route authenticates by a header the agent sends (the
+ * enrollment token, then its secret), and carries no cookie, so the origin check has nothing
+ * to protect (an agent sends no Origin).
+ */
+export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsService }): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { agents } = opts;
+  const refused = (request: FastifyRequest, err: unknown): never => {
+    if (!(err instanceof AgentRefusal)) throw err;
+    request.log.warn({ reason: err.reason }, err.message);
+    throw new HttpError(err.statusCode, err.message);
+  };
+
+  api.post(
+    '/agents/enroll',
+    { schema: { body: agentEnrollPayloadSchema, response: { 201: agentEnrollResponseSchema } } },
+    async (request, reply) => {
+      const answer = await agents
+        .enroll(headerOf(request, AGENT_TOKEN_HEADER), request.body)
+        .catch((err: unknown) => refused(request, err));
+      return reply.code(201).send(answer);
+    },
+  );
+
+  const sockets = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: MAX_AGENT_MESSAGE_BYTES,
+  });
+  app.addHook('onClose', () => sockets.close());
+  api.get('/agents/connect', async (request, reply) => {
+    // Whatever the answer, an upgrade's socket belongs to no HTTP server: end it after it.
+    if (isUpgrade(request)) reply.raw.once('finish', () => request.raw.socket.destroy());
+    const agent = await agents
+      .authenticate(bearerOf(headerOf(request, 'authorization')))
+      .catch((err: unknown) => refused(request, err));
+    if (!isUpgrade(request)) throw badRequest('upgrade: the agent connects with a WebSocket');
+    reply.hijack();
+    // An agent sends nothing before the handshake's answer, so nothing was read past it.
+    sockets.handleUpgrade(request.raw, request.raw.socket, Buffer.alloc(0), (socket) => {
+      const stream = createWebSocketStream(socket);
+      stream.on('error', () => undefined); // the tunnel's close is the one report
+      agents.connected(agent, openAgentTunnel(stream)).then(
+        (ok) => {
+          if (!ok) socket.close(POLICY_VIOLATION, ALREADY_CONNECTED);
+        },
+        (err: unknown) => request.log.error({ err }, 'agent connect failed'),
+      );
+    });
+  });
+}
+
+const isUpgrade = (request: FastifyRequest) =>
+  request.headers.upgrade?.toLowerCase() === 'websocket';
+
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+const bearerOf = (header: string | undefined) =>
+  header?.startsWith('Bearer ') === true ? header.slice('Bearer '.length).trim() : undefined;
