@@ -11,16 +11,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startBerth, timeAnswer, type BerthProcess } from './berth-process.ts';
 import { f1, machineSpeedMs, pct } from './figures.ts';
-import { seedEvents } from './seed-events.ts';
+import { openMigratedDatabase, seedEvents } from './seed-events.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dist = (path: string) => join(ROOT, 'packages/server/dist', path);
-const { openDatabase, migrateToLatest } = (await import(
-  dist('db/database.js')
-)) as typeof import('../packages/server/src/db/database.ts');
-const { createEventsStore, EventsService } = (await import(
-  dist('modules/events/index.js')
-)) as typeof import('../packages/server/src/modules/events/index.ts');
 const SQLite = createRequire(dist('main.js'))('better-sqlite3') as typeof import('better-sqlite3');
 const COUNT = Number(process.argv[2] ?? 1_000_000);
 const PORT = 18_830;
@@ -32,9 +26,7 @@ const keptDir = process.argv[3];
 const dataDir = keptDir === undefined ? join(work, 'data') : resolve(keptDir);
 
 async function seed(): Promise<void> {
-  const db = openDatabase(dataDir);
-  await migrateToLatest(db);
-  const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
+  const { db, events } = await openMigratedDatabase(dataDir);
   // Spread over 58 days, inside the default retention: the server prunes nothing meanwhile.
   const spacing = Math.floor((58 * 86_400_000) / COUNT);
   const now = Date.now();

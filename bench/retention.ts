@@ -5,27 +5,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { seedEvents } from './seed-events.ts';
+import { openMigratedDatabase, seedEvents } from './seed-events.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dist = (path: string) => join(ROOT, 'packages/server/dist', path);
-const { openDatabase, migrateToLatest } = (await import(
-  dist('db/database.js')
-)) as typeof import('../packages/server/src/db/database.ts');
-const { createEventsStore, EventsService } = (await import(
-  dist('modules/events/index.js')
-)) as typeof import('../packages/server/src/modules/events/index.ts');
 const { RetentionService } = (await import(
   dist('modules/retention/index.js')
 )) as typeof import('../packages/server/src/modules/retention/index.ts');
 const COUNT = Number(process.argv[2] ?? 1_000_000);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-retention-'));
-const db = openDatabase(dataDir);
-await migrateToLatest(db);
+const { db, events } = await openMigratedDatabase(dataDir);
 
 // Seed directly: events 90..100 days old, past the default 60.
-const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
 const oldest = Date.now() - 100 * 86_400_000;
 let started = performance.now();
 await seedEvents({

@@ -30,3 +30,23 @@ export async function seedEvents(options: {
   }
   db.close();
 }
+
+const dist = (path: string) => join(ROOT, 'packages/server/dist', path);
+
+/**
+ * A data directory's database, created and migrated by the built server's code, with the
+ * events service whose partition check seedEvents needs. Run `npm run build -w @berth/server`
+ * first.
+ */
+export async function openMigratedDatabase(dataDir: string) {
+  const { openDatabase, migrateToLatest } = (await import(
+    dist('db/database.js')
+  )) as typeof import('../packages/server/src/db/database.ts');
+  const { createEventsStore, EventsService } = (await import(
+    dist('modules/events/index.js')
+  )) as typeof import('../packages/server/src/modules/events/index.ts');
+  const db = openDatabase(dataDir);
+  await migrateToLatest(db);
+  const events = new EventsService(createEventsStore(db), { publish: () => undefined } as never);
+  return { db, events };
+}
