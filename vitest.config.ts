@@ -38,6 +38,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'agent', include: ['packages/agent/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],

@@ -58,6 +58,9 @@ export function connectToBerth(options: ConnectOptions): Promise<AgentConnection
         socketPath: options.socketPath,
         ...(options.onStreamError ? { onStreamError: options.onStreamError } : {}),
       });
+      // The socket's stream only ends when it closes: the session and every engine
+      // connection piped through it go with it, whatever a reconnect brings next.
+      socket.once('close', () => session.destroy());
       resolve({ socket, session, closed });
     });
   });

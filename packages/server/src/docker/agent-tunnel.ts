@@ -39,6 +39,8 @@ export function openAgentTunnel(connection: Duplex): AgentTunnel {
   // A failed session closes; the streams on it fail on their own and callers hear of it there.
   session.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => session.once('close', resolve));
+  // A WebSocket's stream only ends when the socket closes: either way the session is over.
+  connection.once('end', () => session.destroy());
   connection.once('close', () => session.destroy());
   return {
     dial: () => new TunnelSocket(openStream(session)),
@@ -124,7 +126,12 @@ class TunnelSocket extends Duplex {
   }
 
   override _destroy(err: Error | null, done: (err: Error | null) => void): void {
-    if (this.stream !== null && !this.stream.closed) this.stream.close(constants.NGHTTP2_CANCEL);
+    const stream = this.stream;
+    // A stream of a session already gone has nothing to cancel (closing it then trips Node).
+    if (stream !== null && !stream.closed && !stream.destroyed) {
+      if (stream.session === undefined || stream.session.destroyed) stream.destroy();
+      else stream.close(constants.NGHTTP2_CANCEL);
+    }
     done(err);
   }
 

@@ -11,6 +11,7 @@ import {
   type Host,
 } from '@berth/contracts';
 import { sql } from 'kysely';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildAgent,
@@ -20,7 +21,14 @@ import {
 } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
 import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
-import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+import {
+  buildTestApp,
+  CHANGED_PASSWORD,
+  login,
+  signedInCookie,
+  type TestApp,
+} from '../../test/test-app.js';
+import { AGENT_PING_MS } from './agents.routes.js';
 import { waitFor } from '../../test/wait.js';
 
 const plainSocket = () => rigEngine('plain').socket.replace(/^unix:\/\//, '');
@@ -55,6 +63,17 @@ describe('enrolling an agent', () => {
       socketPath: plainSocket(),
     });
 
+  const readSecret = () => readFileSync(join(dataDir, 'secret'), 'utf8');
+  const waitForStatus = (status: Host['status'], timeoutMs?: number) =>
+    waitFor(
+      `the agent host ${status}`,
+      async () => {
+        const hosts = (await api.get<Host[]>('/hosts')).body;
+        return hosts.find((h) => h.name === name && h.status === status);
+      },
+      timeoutMs,
+    );
+
   beforeAll(async () => {
     buildAgent();
     t = await buildTestApp();
@@ -86,19 +105,13 @@ describe('enrolling an agent', () => {
       BERTH_AGENT_NAME: name,
     });
     const running = agent;
-    const host = await Promise.race([
-      waitFor('the agent host online', async () => {
-        const hosts = (await api.get<Host[]>('/hosts')).body;
-        return hosts.find((h) => h.name === name && h.status === 'online');
-      }),
-      exitedEarly(running),
-    ]);
+    const host = await Promise.race([waitForStatus('online'), exitedEarly(running)]);
     expect(host.url).toMatch(/^agent:\/\/[0-9a-f-]{36}$/);
     const containers = (await api.get<Container[]>('/containers')).body;
     expect(containers.filter((c) => c.host_id === host.id).map((c) => c.name)).toContain(marker);
 
     // The secret is the agent's alone: owner-only in its data dir, a hash in Berth.
-    const secret = readFileSync(join(dataDir, 'secret'), 'utf8');
+    const secret = readSecret();
     expect(statSync(join(dataDir, 'secret')).mode & 0o777).toBe(0o600);
     const stored = await sql<{ secret_hash: string }>`select secret_hash from agents`.execute(
       t.app.services.db,
@@ -117,15 +130,7 @@ describe('enrolling an agent', () => {
 
   it('goes offline when its agent process dies', async () => {
     agent?.child.kill('SIGKILL');
-    await waitFor(
-      'the agent host offline',
-      async () => {
-        const hosts = (await api.get<Host[]>('/hosts')).body;
-        const host = hosts.find((h) => h.name === name);
-        return host?.status === 'offline' ? host : undefined;
-      },
-      10_000,
-    );
+    await waitForStatus('offline', 10_000);
   });
 
   it('refuses an expired token, an unknown token and no token', async () => {
@@ -149,11 +154,32 @@ describe('enrolling an agent', () => {
     expect(await none.json()).toEqual({ detail: 'Agent secret refused' });
   });
 
-  it('closes agent connections when Berth stops, instead of waiting on them', async () => {
-    const connection = await connectWith(readFileSync(join(dataDir, 'secret'), 'utf8'));
+  it('cuts an agent that stops answering its pings', async () => {
+    const silent = new WebSocket(`${base.replace('http://', 'ws://')}/api/agents/connect`, {
+      headers: { authorization: agentSecretHeaderValue(readSecret()) },
+      autoPong: false,
+    });
+    const closed = new Promise((resolve) => silent.once('close', resolve));
+    await new Promise((resolve) => silent.once('open', resolve));
     const started = performance.now();
-    await t.restart();
+    await closed;
+    // Unanswered at the second ping: between one and two intervals after the connect.
+    expect(performance.now() - started).toBeLessThan(2 * AGENT_PING_MS + 1000);
+  });
+
+  it('comes back by itself after Berth restarts, which does not wait on it', async () => {
+    agent = spawnAgent({
+      BERTH_URL: base,
+      BERTH_AGENT_DATA_DIR: dataDir,
+      BERTH_AGENT_DOCKER_SOCKET: plainSocket(),
+    });
+    const running = agent;
+    await Promise.race([waitForStatus('online'), exitedEarly(running)]);
+    const started = performance.now();
+    const app = await t.restart();
     expect(performance.now() - started).toBeLessThan(5000);
-    await connection.closed;
+    await app.listen({ host: '127.0.0.1', port: Number(new URL(base).port) });
+    api = apiClient(app, await login(app, CHANGED_PASSWORD));
+    await Promise.race([waitForStatus('online', 10_000), exitedEarly(running)]);
   });
 });

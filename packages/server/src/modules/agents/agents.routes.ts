@@ -7,7 +7,7 @@ import {
 } from '@berth/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createWebSocketStream, WebSocketServer } from 'ws';
+import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
 import { openAgentTunnel } from '../../docker/index.js';
 import { badRequest, HttpError } from '../../platform/http-errors.js';
 import { sessionOf } from '../auth/index.js';
@@ -16,6 +16,12 @@ import { ALREADY_CONNECTED, AgentRefusal, type AgentsService } from './agents.se
 /** Largest WebSocket message from an agent: HTTP/2 frames, a few of them at a time. */
 const MAX_AGENT_MESSAGE_BYTES = 4 * 1024 * 1024;
 const POLICY_VIOLATION = 1008;
+/**
+ * Berth pings each agent this often and cuts one that left a ping unanswered until the next:
+ * a dead path is found within two intervals, well inside the 10 s a host may take to show
+ * offline, and the agent's reconnect is not refused as a second connection for long.
+ */
+export const AGENT_PING_MS = 3000;
 
 /** Enrollment tokens, for a signed-in operator. */
 export function agentsRoutes(app: FastifyInstance, opts: { agents: AgentsService }): void {
@@ -76,9 +82,12 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
     reply.hijack();
     // An agent sends nothing before the handshake's answer, so nothing was read past it.
     sockets.handleUpgrade(request.raw, request.raw.socket, Buffer.alloc(0), (socket) => {
+      keepAlive(socket);
       const stream = createWebSocketStream(socket);
       stream.on('error', () => undefined); // the tunnel's close is the one report
-      agents.connected(agent, openAgentTunnel(stream)).then(
+      const tunnel = openAgentTunnel(stream);
+      socket.once('close', () => tunnel.close());
+      agents.connected(agent, tunnel).then(
         (ok) => {
           if (!ok) socket.close(POLICY_VIOLATION, ALREADY_CONNECTED);
         },
@@ -86,6 +95,18 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
       );
     });
   });
+}
+
+function keepAlive(socket: WebSocket): void {
+  let answered = true;
+  socket.on('pong', () => (answered = true));
+  const timer = setInterval(() => {
+    if (answered) {
+      answered = false;
+      socket.ping();
+    } else socket.terminate();
+  }, AGENT_PING_MS);
+  socket.once('close', () => clearInterval(timer));
 }
 
 const isUpgrade = (request: FastifyRequest) =>

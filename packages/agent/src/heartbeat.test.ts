@@ -1,0 +1,46 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { startHeartbeat } from './heartbeat.js';
+import { retryDelayMs } from './run.js';
+
+it('cuts a connection whose far end stopped answering pings', async () => {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false });
+  await once(server, 'listening');
+  try {
+    const socket = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    await once(socket, 'open');
+    const started = performance.now();
+    startHeartbeat(socket, 100);
+    await once(socket, 'close');
+    // The first ping goes out at 100 ms, and is found unanswered at 200 ms.
+    expect(performance.now() - started).toBeLessThan(1000);
+  } finally {
+    for (const client of server.clients) client.terminate();
+    server.close();
+  }
+});
+
+it('keeps a connection whose far end answers', async () => {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await once(server, 'listening');
+  try {
+    const socket = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    await once(socket, 'open');
+    startHeartbeat(socket, 50);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    socket.close();
+  } finally {
+    for (const client of server.clients) client.terminate();
+    server.close();
+  }
+});
+
+it('backs off from 1 s to 30 s, each delay drawn between half and all of its ceiling', () => {
+  expect([0, 1, 2, 5, 10].map((n) => retryDelayMs(n, () => 1))).toEqual([
+    1000, 2000, 4000, 30_000, 30_000,
+  ]);
+  expect([0, 5].map((n) => retryDelayMs(n, () => 0))).toEqual([500, 15_000]);
+});

@@ -1,0 +1,58 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AGENT_SECRET_HEADER, agentSecretHeaderValue } from '@berth/contracts/agents';
+import type { AgentConfig } from './config.js';
+import { ConnectError, connectToBerth, type AgentConnection } from './connect.js';
+import { startHeartbeat } from './heartbeat.js';
+import { logLine } from './log.js';
+
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 30_000;
+
+/** 1 s doubling up to 30 s, each drawn between half and all of it: agents of a restarted Berth spread out. */
+export const retryDelayMs = (attempt: number, random = Math.random) => {
+  const ceiling = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+};
+
+/**
+ * Keeps the agent connected until `signal` aborts: every lost connection is dialled again
+ * after a backoff that resets once a connection opens. Berth refusing the secret (the host
+ * was deleted) ends the agent: no retry can succeed.
+ */
+export async function stayConnected(
+  config: AgentConfig,
+  secret: string,
+  signal: AbortSignal,
+): Promise<number> {
+  let attempt = 0;
+  let current: AgentConnection | null = null;
+  // Read through a call: the signal aborts while this loop awaits.
+  const stopping = () => signal.aborted;
+  signal.addEventListener('abort', () => current?.socket.close(1001, 'agent stopping'));
+  while (!stopping()) {
+    try {
+      current = await connectToBerth({
+        url: config.connectUrl,
+        headers: { [AGENT_SECRET_HEADER]: agentSecretHeaderValue(secret) },
+        socketPath: config.socketPath,
+        onStreamError: (message) => logLine('warn', message),
+      });
+      attempt = 0;
+      startHeartbeat(current.socket);
+      logLine('info', `Connected to ${config.connectUrl}, engine at ${config.socketPath}`);
+      if (stopping()) current.socket.close(1001, 'agent stopping');
+      const { code, reason } = await current.closed;
+      current = null;
+      if (stopping()) return 0;
+      logLine('warn', `Connection closed (${code}${reason === '' ? '' : `: ${reason}`})`);
+    } catch (err) {
+      if (err instanceof ConnectError && err.status === 401) {
+        logLine('error', `${err.message}: this agent's secret is no longer valid; enroll it again`);
+        return 1;
+      }
+      logLine('warn', err instanceof Error ? err.message : String(err));
+    }
+    await sleep(retryDelayMs(attempt++), undefined, { signal }).catch(() => undefined);
+  }
+  return 0;
+}
