@@ -182,4 +182,14 @@ describe('enrolling an agent', () => {
     api = apiClient(app, await login(app, CHANGED_PASSWORD));
     await Promise.race([waitForStatus('online', 10_000), exitedEarly(running)]);
   });
+
+  it('closes the connection of a deleted host, whose secret is then refused', async () => {
+    const running = agent;
+    if (running === undefined) throw new Error('no agent running');
+    const host = await waitForStatus('online');
+    expect((await api.delete(`/hosts/${host.id}`)).status).toBeLessThan(300);
+    // The agent redials at once and is told its secret is gone: it stops, no retry can help.
+    expect(await running.exited).toBe(1);
+    expect(running.lines().join('\n')).toContain('Berth refused the connection (401)');
+  });
 });
