@@ -8,6 +8,7 @@ import {
   agentSecretHeaderValue,
   type Container,
   type EnrollmentTokenResponse,
+  type EventsResponse,
   type Host,
 } from '@berth/contracts';
 import { sql } from 'kysely';
@@ -168,6 +169,9 @@ describe('enrolling an agent', () => {
   });
 
   it('comes back by itself after Berth restarts, which does not wait on it', async () => {
+    // What happened while the agent was away is replayed from the engine once it is back.
+    const host = await waitForStatus('offline');
+    dockerCli(rigEngine('plain'), ['start', '--attach', marker]);
     agent = spawnAgent({
       BERTH_URL: base,
       BERTH_AGENT_DATA_DIR: dataDir,
@@ -175,6 +179,10 @@ describe('enrolling an agent', () => {
     });
     const running = agent;
     await Promise.race([waitForStatus('online'), exitedEarly(running)]);
+    await waitFor('the start during the gap in the event log', async () => {
+      const { events } = (await api.get<EventsResponse>(`/events/host/${host.id}?limit=50`)).body;
+      return events.some((e) => e.container_name === marker && e.new_state === 'running');
+    });
     const started = performance.now();
     const app = await t.restart();
     expect(performance.now() - started).toBeLessThan(5000);
