@@ -1,4 +1,5 @@
 import {
+  AGENT_SECRET_HEADER,
   AGENT_TOKEN_HEADER,
   agentEnrollPayloadSchema,
   agentEnrollResponseSchema,
@@ -76,7 +77,7 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
     // Whatever the answer, an upgrade's socket belongs to no HTTP server: end it after it.
     if (isUpgrade(request)) reply.raw.once('finish', () => request.raw.socket.destroy());
     const agent = await agents
-      .authenticate(bearerOf(headerOf(request, 'authorization')))
+      .authenticate(bearerOf(headerOf(request, AGENT_SECRET_HEADER)))
       .catch((err: unknown) => refused(request, err));
     if (!isUpgrade(request)) throw badRequest('upgrade: the agent connects with a WebSocket');
     reply.hijack();
