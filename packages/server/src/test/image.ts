@@ -26,7 +26,7 @@ export const socketGid = () => statSync(DOCKER_SOCKET).gid;
 
 export interface ImageUnderTest {
   image: string;
-  /** Removes the image when it was built here (scripts/test.sh removes its own). */
+  /** Removes the image and its build stage when built here (scripts/test.sh removes its own). */
   dispose: () => Promise<void>;
 }
 
@@ -42,7 +42,8 @@ export async function imageUnderTest(tag: string): Promise<ImageUnderTest> {
   }
   const image = `berth-test/berth:${tag}`;
   await runTool('bash', ['scripts/build-image.sh', image], 30 * 60_000);
-  return { image, dispose: () => docker('rmi', image).then(() => undefined) };
+  const dispose = () => runTool('bash', ['scripts/build-image.sh', '--remove', image]);
+  return { image, dispose: () => dispose().then(() => undefined) };
 }
 
 /** Debian's docker-compose on the repository's compose.yaml, as project `name` in `dir`. */
