@@ -14,9 +14,14 @@ started=$SECONDS
 # Each step with the minutes since the start, to see where CI's time goes.
 step() { printf '\n== %s (at %dm%02ds) ==\n' "$*" $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)); }
 
-step "Chromium (Debian's, never a downloaded browser)"
-if [ ! -x /usr/bin/chromium ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+step "Debian packages: Chromium (never a downloaded browser), docker-compose and mmdebstrap"
+# docker-compose runs compose.yaml in the image test, mmdebstrap makes the image's base.
+debian_packages=()
+[ -x /usr/bin/chromium ] || debian_packages+=(chromium)
+command -v docker-compose >/dev/null || debian_packages+=(docker-compose)
+command -v mmdebstrap >/dev/null || debian_packages+=(mmdebstrap)
+if [ ${#debian_packages[@]} -gt 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${debian_packages[@]}"
 fi
 
 # The engines start while packages install, build and lint: a fresh machine spends minutes
@@ -33,17 +38,22 @@ engines_pid=$!
 step "Berth's image (built in the background)"
 image_log="$results/image.log"
 export BERTH_TEST_IMAGE="berth-test/berth:ci-$$"
-(
-  for _ in $(seq 900); do timeout 5 docker version >/dev/null 2>&1 && break; sleep 1; done
-  if ! command -v docker-compose >/dev/null; then
-    apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; }
-    apt_get install -y -qq docker-compose >/dev/null || { apt_get update -qq && apt_get install -y -qq docker-compose >/dev/null; }
-  fi
-  bash "$here/build-image.sh" "$BERTH_TEST_IMAGE"
-) >"$image_log" 2>&1 &
+image_job() {
+  local here=$1 tag=$2 engines_pid=$3
+  until timeout 5 docker version >/dev/null 2>&1; do
+    kill -0 "$engines_pid" 2>/dev/null || { echo "no Docker engine answers" && return 1; }
+    sleep 1
+  done
+  bash "$here/build-image.sh" "$tag"
+}
+export -f image_job
+# In a process group of its own, so that a run ending early can stop the build with it.
+setsid bash -c 'image_job "$@"' _ "$here" "$BERTH_TEST_IMAGE" "$engines_pid" >"$image_log" 2>&1 &
 image_pid=$!
 
+image_done=0
 cleanup() {
+  if [ "$image_done" = 0 ]; then kill -- "-$image_pid" 2>/dev/null || true; fi
   wait "$image_pid" 2>/dev/null || true
   bash "$here/build-image.sh" --remove "$BERTH_TEST_IMAGE" >/dev/null 2>&1 || true
   if [ "${BERTH_KEEP_RIG:-0}" != "1" ]; then
@@ -87,6 +97,7 @@ status=0
 step "Berth's image (ready?)"
 image_status=0
 wait "$image_pid" || image_status=$?
+image_done=1
 cat "$image_log"
 if [ "$image_status" -ne 0 ]; then
   # The rest still runs; the image test then fails on the missing image.
