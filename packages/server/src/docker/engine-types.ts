@@ -5,6 +5,8 @@
 
 /** GET /info, the fields Berth reads. */
 export interface EngineInfo {
+  /** The engine's machine name (a container's own hostname is its id). */
+  Name?: string;
   NCPU?: number;
   MemTotal?: number;
   SystemTime?: string;

@@ -30,6 +30,7 @@ async function linesOf(format: string): Promise<string[]> {
     env: { BERTH_LOG_LEVEL: 'info', BERTH_LOG_FORMAT: format },
   });
   await fetch(`${server.base}/api/health`);
+  await fetch(`${server.base}/api/settings`); // refused without a session, and logged
   await stopServer(server);
   return lines(server.output());
 }
@@ -56,6 +57,8 @@ describe('log lines', { timeout: 30_000 }, () => {
       expect(logged.filter((line) => !isJsonObject(line))).toEqual([]);
       const messages = logged.map((line) => (JSON.parse(line) as { msg: string }).msg);
       expect(messages).toContain('request completed');
+      // Docker's health probe every 10 s would otherwise bury the log.
+      expect(logged.filter((line) => line.includes('/api/health'))).toEqual([]);
       expect(messages.some((m) => m.startsWith('Server listening at http://127.0.0.1:'))).toBe(
         true,
       );

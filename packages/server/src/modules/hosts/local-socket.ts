@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { hostname } from 'node:os';
 import type { Db } from '../../db/database.js';
+import { openEngine } from '../../docker/index.js';
 import type { ProbeEngine } from './hosts.service.js';
 import type { HostsService } from './hosts.service.js';
 
@@ -39,7 +40,7 @@ export async function registerLocalSocketOnce(
   }
   if ((await hosts.sameEngine(socketUrl, false)) !== undefined) return false;
   const name =
-    hostname()
+    (await machineName(socketUrl))
       .replace(/[^a-zA-Z0-9 ._-]/g, '-')
       .replace(/^[^a-zA-Z0-9]+/, '') || 'local';
   await hosts.create(
@@ -58,6 +59,20 @@ export async function registerLocalSocketOnce(
 }
 
 const CONNECT_TIMEOUT_MS = 2000;
+
+/**
+ * The machine's name as its engine knows it: inside a container, Berth's own hostname is the
+ * container's id, which says nothing to the operator. Berth's hostname when the engine does not say.
+ */
+async function machineName(socketUrl: string): Promise<string> {
+  try {
+    const { Name } = await openEngine({ url: socketUrl }, { timeoutMs: CONNECT_TIMEOUT_MS }).info();
+    if (typeof Name === 'string' && Name.trim() !== '') return Name;
+  } catch {
+    // The version probe answered a moment ago; a failing info only loses the nicer name.
+  }
+  return hostname();
+}
 
 /**
  * What to do when connecting to the socket is refused for lack of permission (the socket's
