@@ -1,5 +1,6 @@
 import type { ServerHttp2Session } from 'node:http2';
 import WebSocket, { createWebSocketStream } from 'ws';
+import type { AgentHandlers } from './agent-api.js';
 import { serveEngine } from './engine-tunnel.js';
 
 export interface ConnectOptions {
@@ -12,6 +13,8 @@ export interface ConnectOptions {
   /** How long the WebSocket handshake may take. */
   handshakeTimeoutMs?: number;
   onStreamError?: (message: string) => void;
+  /** What the agent answers Berth's requests to itself with (see agent-api.ts). */
+  handlers?: AgentHandlers;
 }
 
 export interface AgentConnection {
@@ -57,6 +60,7 @@ export function connectToBerth(options: ConnectOptions): Promise<AgentConnection
       const session = serveEngine(stream, {
         socketPath: options.socketPath,
         ...(options.onStreamError ? { onStreamError: options.onStreamError } : {}),
+        ...(options.handlers ? { handlers: options.handlers } : {}),
       });
       // The socket's stream only ends when it closes: the session and every engine
       // connection piped through it go with it, whatever a reconnect brings next.

@@ -7,6 +7,7 @@ import {
 } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { serveAgentRequest, type AgentHandlers } from './agent-api.js';
 
 /** Windows matching Berth's end: a stream Berth does not read holds only its own window. */
 const STREAM_WINDOW = 256 * 1024;
@@ -17,8 +18,10 @@ const ENGINE_CONNECT_TIMEOUT_MS = 10_000;
 export interface EngineTunnelOptions {
   /** The local engine's unix socket. */
   socketPath: string;
-  /** A stream that could not be served (no engine, a method other than CONNECT). */
+  /** A stream that could not be served (no engine). */
   onStreamError?: (message: string) => void;
+  /** Requests to the agent itself (any method but CONNECT), by `METHOD path`. */
+  handlers?: AgentHandlers;
 }
 
 /**
@@ -53,8 +56,7 @@ function forward(
 ): void {
   stream.on('error', () => undefined); // a reset by Berth ends the pipe below, nothing more
   if (headers[':method'] !== 'CONNECT') {
-    options.onStreamError?.(`Refused a ${String(headers[':method'])} stream: only CONNECT`);
-    stream.respond({ ':status': 405 }, { endStream: true });
+    serveAgentRequest(stream, headers, options.handlers ?? new Map());
     return;
   }
   const engine = connectSocket(options.socketPath);

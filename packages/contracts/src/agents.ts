@@ -36,3 +36,56 @@ export const agentEnrollResponseSchema = lazySchema(() =>
   z.object({ agent_id: z.string(), host_id: z.string(), secret: z.string() }),
 );
 export type AgentEnrollResponse = z.infer<typeof agentEnrollResponseSchema>;
+
+/**
+ * What an agent says of itself on every connect, in headers of its WebSocket handshake.
+ * The protocol is the agent transport's version: Berth refuses an agent announcing another
+ * one (426) with a message its host shows; its capabilities say what it runs next to the
+ * engine beyond the Engine API tunnel, which every agent carries.
+ */
+export const AGENT_VERSION_HEADER = 'x-berth-agent-version';
+export const AGENT_PROTOCOL_HEADER = 'x-berth-agent-protocol';
+export const AGENT_CAPABILITIES_HEADER = 'x-berth-agent-capabilities';
+export const AGENT_PROTOCOL = 1;
+
+export const agentCapabilitySchema = lazySchema(() =>
+  z.enum([
+    /** Runs HTTP health checks from the host's network (container IPs are reachable there). */
+    'http-probe',
+    /** Reads container stats from the host's cgroup files. */
+    'container-stats',
+    /** Reads host CPU, memory and disk from the host's /proc and data filesystem. */
+    'host-metrics',
+    /** Forwards only reads to its engine; every action answers 403. */
+    'read-only',
+  ]),
+);
+export type AgentCapability = z.infer<typeof agentCapabilitySchema>;
+
+/** The capabilities header: comma-separated names; unknown ones (a newer agent's) are ignored. */
+export const parseAgentCapabilities = (header: string | undefined): AgentCapability[] =>
+  (header ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .flatMap((name) => {
+      const parsed = agentCapabilitySchema.safeParse(name);
+      return parsed.success ? [parsed.data] : [];
+    });
+
+/**
+ * Requests Berth sends to the agent itself (not its engine) on the same HTTP/2 session:
+ * JSON in, JSON out, `{"detail": …}` on failure. Each call's schemas sit beside its path.
+ */
+export const AGENT_API_PATHS = {
+  /** POST: the agent stores a new secret; Berth swaps the hash once it answered. */
+  secret: '/v1/secret',
+  /** POST: one HTTP health check, run from the host's network. */
+  httpProbe: '/v1/http-probe',
+  /** GET: host CPU, memory and disk from the host's /proc and data filesystem. */
+  hostMetrics: '/v1/host-metrics',
+  /** POST: stats of the given containers from the host's cgroup files. */
+  containerStats: '/v1/container-stats',
+} as const;
+
+/** Largest JSON body either side of an agent request accepts. */
+export const AGENT_API_MAX_BODY_BYTES = 1024 * 1024;

@@ -1,5 +1,6 @@
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { Duplex } from 'node:stream';
+import { AGENT_API_MAX_BODY_BYTES } from '@berth/contracts';
 import { EngineError } from './engine-errors.js';
 
 /**
@@ -19,9 +20,32 @@ export type EngineDialer = () => Duplex;
 export interface AgentTunnel {
   /** One HTTP/1.1 connection to the agent's engine, carried by a new HTTP/2 stream. */
   dial: EngineDialer;
+  /**
+   * A request to the agent itself (its paths are AGENT_API_PATHS): JSON in, JSON out. Fails
+   * with an EngineError carrying the agent's `detail`, or "The agent is not connected".
+   */
+  request: (call: AgentCall) => Promise<unknown>;
   /** Settles once the connection under the tunnel is gone, whoever closed it. */
   closed: Promise<void>;
   close(): void;
+}
+
+export interface AgentCall {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** The whole call, answer read included. */
+  timeoutMs: number;
+}
+
+/** An agent's answer that is not a 200: its status and its words. */
+export class AgentCallError extends EngineError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -44,12 +68,68 @@ export function openAgentTunnel(connection: Duplex): AgentTunnel {
   connection.once('close', () => session.destroy());
   return {
     dial: () => new TunnelSocket(openStream(session)),
+    request: (call) => requestAgent(session, call),
     closed,
     close: () => {
       session.close();
       connection.destroy();
     },
   };
+}
+
+function requestAgent(session: ClientHttp2Session, call: AgentCall): Promise<unknown> {
+  if (session.closed || session.destroyed)
+    return Promise.reject(new EngineError(AGENT_NOT_CONNECTED));
+  return new Promise((resolve, reject) => {
+    let stream: ClientHttp2Stream;
+    try {
+      stream = session.request({
+        ':method': call.method,
+        ':path': call.path,
+        'content-type': 'application/json',
+      });
+    } catch {
+      reject(new EngineError(AGENT_NOT_CONNECTED));
+      return;
+    }
+    const fail = (err: Error) => {
+      reject(err);
+      if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+    };
+    stream.setTimeout(call.timeoutMs, () =>
+      fail(new EngineError(`The agent did not answer within ${call.timeoutMs} ms`)),
+    );
+    let status = 0;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.once('response', (headers) => (status = Number(headers[':status'])));
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > AGENT_API_MAX_BODY_BYTES) fail(new EngineError('The agent answered too much'));
+      else chunks.push(chunk);
+    });
+    stream.once('error', () => fail(new EngineError(AGENT_NOT_CONNECTED)));
+    stream.once('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        fail(new EngineError('The agent answered something other than JSON'));
+        return;
+      }
+      if (status === 200) resolve(body);
+      else {
+        const detail = (body as { detail?: unknown } | null)?.detail;
+        fail(
+          new AgentCallError(
+            status,
+            typeof detail === 'string' ? detail : `Agent answered ${status}`,
+          ),
+        );
+      }
+    });
+    stream.end(call.body === undefined ? undefined : JSON.stringify(call.body));
+  });
 }
 
 /** A connection that fails at once, as a call to an agent that is not connected does. */

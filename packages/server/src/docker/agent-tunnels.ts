@@ -1,4 +1,11 @@
-import { agentNotConnected, type AgentTunnel, type EngineDialer } from './agent-tunnel.js';
+import {
+  AGENT_NOT_CONNECTED,
+  agentNotConnected,
+  type AgentCall,
+  type AgentTunnel,
+  type EngineDialer,
+} from './agent-tunnel.js';
+import { EngineError } from './engine-errors.js';
 
 /**
  * The live tunnel of every connected agent, by agent id. A host's engine is dialled through
@@ -25,6 +32,14 @@ export class AgentTunnels {
 
   dialerOf(agentId: string): EngineDialer {
     return () => this.live.get(agentId)?.dial() ?? agentNotConnected();
+  }
+
+  /** A request to a connected agent itself; fails at once when it is not connected. */
+  request(agentId: string, call: AgentCall): Promise<unknown> {
+    const tunnel = this.live.get(agentId);
+    return tunnel === undefined
+      ? Promise.reject(new EngineError(AGENT_NOT_CONNECTED))
+      : tunnel.request(call);
   }
 
   /** Closes an agent's connection (its host was deleted). */

@@ -22,7 +22,9 @@ export {
 export type { Engine } from './engine.js';
 export {
   AGENT_NOT_CONNECTED,
+  AgentCallError,
   openAgentTunnel,
+  type AgentCall,
   type AgentTunnel,
   type EngineDialer,
 } from './agent-tunnel.js';
