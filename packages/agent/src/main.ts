@@ -22,7 +22,7 @@ async function main(): Promise<number> {
   const stop = new AbortController();
   process.once('SIGTERM', () => stop.abort());
   process.once('SIGINT', () => stop.abort());
-  return stayConnected(config, secret, stop.signal);
+  return stayConnected(config, secret, VERSION, stop.signal);
 }
 
 main().then(

@@ -1,9 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AGENT_SECRET_HEADER, agentSecretHeaderValue } from '@berth/contracts/agents';
+import {
+  AGENT_CAPABILITIES_HEADER,
+  AGENT_PROTOCOL,
+  AGENT_PROTOCOL_HEADER,
+  AGENT_SECRET_HEADER,
+  AGENT_VERSION_HEADER,
+  agentSecretHeaderValue,
+} from '@berth/contracts/agents';
 import type { AgentConfig } from './config.js';
 import { ConnectError, connectToBerth, type AgentConnection } from './connect.js';
 import { startHeartbeat } from './heartbeat.js';
 import { logLine } from './log.js';
+import { agentCapabilities, agentHandlers } from './work/index.js';
 
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
@@ -22,8 +30,15 @@ export const retryDelayMs = (attempt: number, random = Math.random) => {
 export async function stayConnected(
   config: AgentConfig,
   secret: string,
+  version: string,
   signal: AbortSignal,
 ): Promise<number> {
+  const handlers = agentHandlers(config);
+  const announced = {
+    [AGENT_VERSION_HEADER]: version,
+    [AGENT_PROTOCOL_HEADER]: String(AGENT_PROTOCOL),
+    [AGENT_CAPABILITIES_HEADER]: agentCapabilities(config).join(','),
+  };
   let attempt = 0;
   let current: AgentConnection | null = null;
   // Read through a call: the signal aborts while this loop awaits.
@@ -33,8 +48,9 @@ export async function stayConnected(
     try {
       current = await connectToBerth({
         url: config.connectUrl,
-        headers: { [AGENT_SECRET_HEADER]: agentSecretHeaderValue(secret) },
+        headers: { ...announced, [AGENT_SECRET_HEADER]: agentSecretHeaderValue(secret) },
         socketPath: config.socketPath,
+        handlers,
         onStreamError: (message) => logLine('warn', message),
       });
       attempt = 0;
