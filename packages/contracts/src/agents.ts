@@ -2,10 +2,6 @@ import { z } from 'zod';
 import { hostPayloadSchema } from './hosts.js';
 import { lazySchema } from './lazy-schema.js';
 
-/** The URL of a host whose engine an agent carries: no address, the agent's id. */
-export const AGENT_URL_SCHEME = 'agent://';
-export const agentHostUrl = (agentId: string) => `${AGENT_URL_SCHEME}${agentId}`;
-
 /** Headers an agent authenticates with: never a URL, which proxies and logs keep. */
 export const AGENT_TOKEN_HEADER = 'x-berth-enrollment-token';
 export const AGENT_SECRET_HEADER = 'authorization';
@@ -86,6 +82,19 @@ export const AGENT_API_PATHS = {
   /** POST: stats of the given containers from the host's cgroup files. */
   containerStats: '/v1/container-stats',
 } as const;
+
+/** POST /v1/secret: the agent's new secret, which it stores before it answers. */
+export const agentNewSecretSchema = lazySchema(() =>
+  z.strictObject({ secret: z.string().min(32).max(200) }),
+);
+export type AgentNewSecret = z.infer<typeof agentNewSecretSchema>;
+export const agentNewSecretAnswerSchema = lazySchema(() => z.object({ ok: z.literal(true) }));
+
+/** POST /api/hosts/{id}/agent/rotate-secret: the agent holds a new secret, the old one is dead. */
+export const rotateAgentSecretResponseSchema = lazySchema(() =>
+  z.object({ ok: z.literal(true), rotated_at: z.string() }),
+);
+export type RotateAgentSecretResponse = z.infer<typeof rotateAgentSecretResponseSchema>;
 
 /** Largest JSON body either side of an agent request accepts. */
 export const AGENT_API_MAX_BODY_BYTES = 1024 * 1024;

@@ -37,6 +37,37 @@ export const hostUptimeSourceSchema = lazySchema(() =>
 );
 export type HostUptimeSource = z.infer<typeof hostUptimeSourceSchema>;
 
+/**
+ * The URL of a host whose engine an agent carries: no address, the agent's id (decision 021).
+ * Such a host is made by enrolling its agent, never typed in; its URL never changes.
+ */
+export const AGENT_URL_SCHEME = 'agent://';
+export const agentHostUrl = (agentId: string) => `${AGENT_URL_SCHEME}${agentId}`;
+export const isAgentHostUrl = (url: string) => url.trim().startsWith(AGENT_URL_SCHEME);
+const AGENT_HOST_URL = /^agent:\/\/[A-Za-z0-9-]{1,100}$/;
+
+/**
+ * How Berth reaches a host's engine, for telling them apart on screen: a unix socket, plain
+ * TCP, TLS, or an agent, with what the agent said of itself when it last connected.
+ */
+export const hostConnectionSchema = lazySchema(() =>
+  z.object({
+    type: z.enum(['socket', 'tcp', 'tls', 'agent']),
+    agent: z
+      .object({
+        version: z.string(),
+        /** Names as the agent announced them (see agentCapabilitySchema); unknown ones dropped. */
+        capabilities: z.array(z.string()),
+        connected: z.boolean(),
+        last_connected_at: z.string().nullable(),
+        /** Its last connection came over plain ws:// (http://); null before the first one. */
+        insecure: z.boolean().nullable(),
+      })
+      .nullable(),
+  }),
+);
+export type HostConnection = z.infer<typeof hostConnectionSchema>;
+
 /** A registered engine as GET /api/hosts returns it; TLS material is never included. */
 export const hostSchema = lazySchema(() =>
   z.object({
@@ -65,6 +96,8 @@ export const hostSchema = lazySchema(() =>
     stats: hostStatsSchema.nullable(),
     sparklines: sparklinesSchema.nullable(),
     containers: z.object({ total: z.number(), running: z.number(), stopped: z.number() }),
+    /** Added by Berth (decision 015: a client of the spec ignores a field it does not know). */
+    connection: hostConnectionSchema,
   }),
 );
 export type Host = z.infer<typeof hostSchema>;
@@ -108,11 +141,17 @@ export const hostPayloadSchema = lazySchema(() =>
       .trim()
       .min(1, 'Address/Endpoint is required')
       .max(500, 'Address/Endpoint must be less than 500 characters')
-      .refine((url) => HOST_URL_SCHEMES.some((scheme) => url.startsWith(scheme)), {
-        message: 'URL must start with unix://, tcp://, http:// or https://',
-        abort: true,
-      })
+      .refine(
+        // An agent host's own URL comes back unchanged from its edit form and Test Connection.
+        (url) => isAgentHostUrl(url) || HOST_URL_SCHEMES.some((scheme) => url.startsWith(scheme)),
+        { message: 'URL must start with unix://, tcp://, http:// or https://', abort: true },
+      )
       .superRefine((url, ctx) => {
+        if (isAgentHostUrl(url)) {
+          if (!AGENT_HOST_URL.test(url))
+            ctx.addIssue({ code: 'custom', message: 'URL must be agent://<agent id>' });
+          return;
+        }
         const address = parseEngineUrl(url);
         if ('error' in address) ctx.addIssue({ code: 'custom', message: address.error });
       }),

@@ -209,6 +209,7 @@ export async function createServices(
     counts: {
       alertsByHost: () => alerts.countsByHost(),
       updatesByHost: () => updates.countsByHost(),
+      agentsByHost: () => agents.agentHosts(),
     },
   });
   const auth = new AuthService(createAuthStore(db), log);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConnectError, connectToBerth } from '@berth/agent';
 import {
+  AGENT_PROTOCOL,
+  AGENT_PROTOCOL_HEADER,
   AGENT_TOKEN_HEADER,
   agentSecretHeaderValue,
   type Container,
@@ -33,6 +35,8 @@ import { AGENT_PING_MS } from './agents.routes.js';
 import { waitFor } from '../../test/wait.js';
 
 const plainSocket = () => rigEngine('plain').socket.replace(/^unix:\/\//, '');
+/** What a compatible agent announces besides its secret (else it is refused with 426). */
+const compatible = { [AGENT_PROTOCOL_HEADER]: String(AGENT_PROTOCOL) };
 
 describe('enrolling an agent', () => {
   let t: TestApp;
@@ -60,7 +64,7 @@ describe('enrolling an agent', () => {
   const connectWith = (secret: string) =>
     connectToBerth({
       url: `${base.replace('http://', 'ws://')}/api/agents/connect`,
-      headers: { authorization: agentSecretHeaderValue(secret) },
+      headers: { authorization: agentSecretHeaderValue(secret), ...compatible },
       socketPath: plainSocket(),
     });
 
@@ -157,7 +161,7 @@ describe('enrolling an agent', () => {
 
   it('cuts an agent that stops answering its pings', async () => {
     const silent = new WebSocket(`${base.replace('http://', 'ws://')}/api/agents/connect`, {
-      headers: { authorization: agentSecretHeaderValue(readSecret()) },
+      headers: { authorization: agentSecretHeaderValue(readSecret()), ...compatible },
       autoPong: false,
     });
     const closed = new Promise((resolve) => silent.once('close', resolve));

@@ -1,18 +1,29 @@
 import {
+  AGENT_CAPABILITIES_HEADER,
+  AGENT_PROTOCOL_HEADER,
   AGENT_SECRET_HEADER,
   AGENT_TOKEN_HEADER,
+  AGENT_VERSION_HEADER,
   agentEnrollPayloadSchema,
   agentEnrollResponseSchema,
   emptyBodySchema,
   enrollmentTokenResponseSchema,
+  parseAgentCapabilities,
+  rotateAgentSecretResponseSchema,
 } from '@berth/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
+import { z } from 'zod';
 import { openAgentTunnel } from '../../docker/index.js';
 import { badRequest, HttpError } from '../../platform/http-errors.js';
 import { sessionOf } from '../auth/index.js';
-import { ALREADY_CONNECTED, AgentRefusal, type AgentsService } from './agents.service.js';
+import {
+  ALREADY_CONNECTED,
+  AgentRefusal,
+  type AgentAnnouncement,
+  type AgentsService,
+} from './agents.service.js';
 
 /** Largest WebSocket message from an agent: HTTP/2 frames, a few of them at a time. */
 const MAX_AGENT_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -23,8 +34,12 @@ const POLICY_VIOLATION = 1008;
  * offline, and the agent's reconnect is not refused as a second connection for long.
  */
 export const AGENT_PING_MS = 3000;
+/** A version longer than this is cut: it is shown, never parsed. */
+const MAX_VERSION_LENGTH = 50;
 
-/** Enrollment tokens, for a signed-in operator. */
+const hostParams = z.strictObject({ id: z.string().min(1).max(100) });
+
+/** Enrollment tokens and secret rotation, for a signed-in operator. */
 export function agentsRoutes(app: FastifyInstance, opts: { agents: AgentsService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   api.post(
@@ -40,6 +55,18 @@ export function agentsRoutes(app: FastifyInstance, opts: { agents: AgentsService
       return reply.code(201).send(token);
     },
   );
+
+  api.post(
+    '/hosts/:id/agent/rotate-secret',
+    {
+      schema: {
+        params: hostParams,
+        body: emptyBodySchema,
+        response: { 200: rotateAgentSecretResponseSchema },
+      },
+    },
+    (request) => opts.agents.rotateSecret(request.params.id),
+  );
 }
 
 /**
@@ -52,7 +79,7 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
   const { agents } = opts;
   const refused = (request: FastifyRequest, err: unknown): never => {
     if (!(err instanceof AgentRefusal)) throw err;
-    request.log.warn({ reason: err.reason }, err.message);
+    request.log.warn({ reason: err.reason, status: err.statusCode }, err.message);
     throw new HttpError(err.statusCode, err.message);
   };
 
@@ -76,8 +103,9 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
   api.get('/agents/connect', async (request, reply) => {
     // Whatever the answer, an upgrade's socket belongs to no HTTP server: end it after it.
     if (isUpgrade(request)) reply.raw.once('finish', () => request.raw.socket.destroy());
+    const announced = announcementOf(request);
     const agent = await agents
-      .authenticate(bearerOf(headerOf(request, AGENT_SECRET_HEADER)))
+      .authenticate(bearerOf(headerOf(request, AGENT_SECRET_HEADER)), announced)
       .catch((err: unknown) => refused(request, err));
     if (!isUpgrade(request)) throw badRequest('upgrade: the agent connects with a WebSocket');
     reply.hijack();
@@ -88,7 +116,7 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
       stream.on('error', () => undefined); // the tunnel's close is the one report
       const tunnel = openAgentTunnel(stream);
       socket.once('close', () => tunnel.close());
-      agents.connected(agent, tunnel).then(
+      agents.connected(agent, tunnel, announced).then(
         (ok) => {
           if (!ok) socket.close(POLICY_VIOLATION, ALREADY_CONNECTED);
         },
@@ -108,6 +136,17 @@ function keepAlive(socket: WebSocket): void {
     } else socket.terminate();
   }, AGENT_PING_MS);
   socket.once('close', () => clearInterval(timer));
+}
+
+/** What the agent says of itself; the protocol is its transport (http or https, by proxy too). */
+function announcementOf(request: FastifyRequest): AgentAnnouncement {
+  const version = headerOf(request, AGENT_VERSION_HEADER)?.trim().slice(0, MAX_VERSION_LENGTH);
+  return {
+    version: version === undefined || version === '' ? 'unknown' : version,
+    protocol: headerOf(request, AGENT_PROTOCOL_HEADER)?.trim().slice(0, MAX_VERSION_LENGTH),
+    capabilities: parseAgentCapabilities(headerOf(request, AGENT_CAPABILITIES_HEADER)),
+    insecure: request.protocol !== 'https',
+  };
 }
 
 const isUpgrade = (request: FastifyRequest) =>

@@ -1,3 +1,3 @@
 export { agentConnectRoutes, agentsRoutes } from './agents.routes.js';
-export { AgentsService, type AgentsDeps } from './agents.service.js';
+export { AgentsService, type AgentHostView, type AgentsDeps } from './agents.service.js';
 export { createAgentsStore } from './agents.store.js';

@@ -13,7 +13,7 @@ import type { HostEvents, HostRow, HostsService } from '../hosts/index.js';
 import type { Fleet } from '../monitor/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { toContainer } from './container-shape.js';
-import { NO_HOST_COUNTS, toHost, type HostCounts } from './host-shape.js';
+import { NO_HOST_COUNTS, toHost, type AgentHostFacts, type HostCounts } from './host-shape.js';
 import { LiveContainers } from './live-containers.js';
 
 /** How long one written container list may be handed out while nothing changes. */
@@ -29,6 +29,8 @@ export interface ContainerViewDeps {
   counts: {
     alertsByHost(): Promise<Map<string, Host['alerts']>>;
     updatesByHost(): Promise<Map<string, number>>;
+    /** Agent hosts' connections and refusals, from the agents module. */
+    agentsByHost(): Promise<Map<string, AgentHostFacts>>;
   };
 }
 
@@ -148,15 +150,18 @@ export class ContainerView {
 
   /** Hosts as the API shows them: stored, live and counted. */
   async hosts(rows: HostRow[]): Promise<Host[]> {
-    const [alerts, updates] = await Promise.all([
+    const [alerts, updates, agents] = await Promise.all([
       this.deps.counts.alertsByHost(),
       this.deps.counts.updatesByHost(),
+      this.deps.counts.agentsByHost(),
     ]);
     const countsOf = (id: string): HostCounts => ({
       alerts: alerts.get(id) ?? NO_HOST_COUNTS.alerts,
       updates_available: updates.get(id) ?? 0,
     });
-    return rows.map((row) => toHost(row, this.deps.fleet.runtimeOf(row.id), countsOf(row.id)));
+    return rows.map((row) =>
+      toHost(row, this.deps.fleet.runtimeOf(row.id), countsOf(row.id), agents.get(row.id) ?? null),
+    );
   }
 
   private async publishAdded(hostId: string): Promise<void> {

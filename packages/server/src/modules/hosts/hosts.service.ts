@@ -3,10 +3,13 @@ import type { HostPayload, TestConnectionResponse } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EngineDialer, EngineEndpoint } from '../../docker/index.js';
 import { badRequest, notFound } from '../../platform/http-errors.js';
+
+/** An agent host comes from its agent's enrollment; its address is the agent's id, for good. */
+const AGENT_URL_FIXED = "url: An agent host's address is its agent's and cannot change";
 import type { SecretBox } from '../../platform/secret-box.js';
 import { suggestTags } from '../../platform/tag-suggestions.js';
 import type { EventsService } from '../events/index.js';
-import { AGENT_URL_SCHEME, agentHostUrl, MAX_HOST_TAGS } from '@berth/contracts';
+import { AGENT_URL_SCHEME, agentHostUrl, isAgentHostUrl, MAX_HOST_TAGS } from '@berth/contracts';
 import { TypedEmitter } from '../../platform/typed-emitter.js';
 import {
   registeredHost,
@@ -91,6 +94,12 @@ export class HostsService implements HostEvents {
   }
 
   async create(payload: HostPayload, actor: Actor): Promise<HostRow> {
+    if (isAgentHostUrl(payload.url))
+      throw badRequest('url: An agent host is added by enrolling its agent (Add Host → Agent)');
+    return this.insert(payload, actor);
+  }
+
+  private async insert(payload: HostPayload, actor: Actor): Promise<HostRow> {
     await this.assertUrlFree(payload.url, payload.tls_ca !== null, null);
     this.assertTlsComplete(payload);
     const now = new Date().toISOString();
@@ -123,12 +132,14 @@ export class HostsService implements HostEvents {
   createAgentHost(name: string, agentId: string, actor: Actor): Promise<HostRow> {
     const url = agentHostUrl(agentId);
     const none = { tls_ca: null, tls_cert: null, tls_key: null };
-    return this.create({ name, url, description: null, tags: [], ...none }, actor);
+    return this.insert({ name, url, description: null, tags: [], ...none }, actor);
   }
 
   /** Null certificates keep the stored ones; a new URL must be free. */
   async update(id: string, payload: HostPayload, actor: Actor): Promise<HostRow> {
     const current = await this.rowOrThrow(id);
+    if ((isAgentHostUrl(current.url) || isAgentHostUrl(payload.url)) && payload.url !== current.url)
+      throw badRequest(AGENT_URL_FIXED);
     await this.assertUrlFree(payload.url, (payload.tls_ca ?? current.tls_ca) !== null, id);
     const keep = (next: string | null, stored: string | null) =>
       next === null ? stored : this.secrets.seal(next);
@@ -164,13 +175,22 @@ export class HostsService implements HostEvents {
   async testConnection(payload: HostPayload): Promise<TestConnectionResponse> {
     const stored = await this.store.findByUrl(payload.url);
     const storedEndpoint = stored ? this.endpointOf(stored) : null;
+    // An agent host is tested through its agent's live connection, as the monitor reaches it.
+    if (isAgentHostUrl(payload.url)) {
+      if (storedEndpoint === null) throw badRequest('url: No agent host has this address');
+      return this.probed(storedEndpoint);
+    }
     const ca = payload.tls_ca ?? storedEndpoint?.tls?.ca ?? null;
     const cert = payload.tls_cert ?? storedEndpoint?.tls?.cert ?? null;
     const key = payload.tls_key ?? storedEndpoint?.tls?.key ?? null;
     this.assertTlsComplete({ url: payload.url, tls_ca: ca, tls_cert: cert, tls_key: key });
     const tls = ca && cert && key ? { ca, cert, key } : null;
+    return this.probed({ url: payload.url, tls });
+  }
+
+  private async probed(endpoint: EngineEndpoint): Promise<TestConnectionResponse> {
     try {
-      const version = await this.probe({ url: payload.url, tls });
+      const version = await this.probe(endpoint);
       return { success: true, message: 'Connection successful', ...version };
     } catch (err) {
       throw badRequest(err instanceof Error ? err.message : 'Connection failed');
@@ -256,6 +276,9 @@ export class HostsService implements HostEvents {
     }
     if (given.length > 0 && p.url.startsWith('unix://')) {
       throw badRequest('url: TLS certificates do not apply to a unix:// socket');
+    }
+    if (given.length > 0 && isAgentHostUrl(p.url)) {
+      throw badRequest('url: TLS certificates do not apply to an agent host');
     }
   }
 

@@ -26,6 +26,7 @@ const host = (id: string, status: Host['status']): Host => ({
   stats: null,
   sparklines: null,
   containers: { total: 9, running: 9, stopped: 0 },
+  connection: { type: 'tcp', agent: null },
 });
 
 const container = (hostId: string, id: string, state: Container['state']) =>
