@@ -16,18 +16,21 @@ ENV npm_config_fund=false \
 # Manifests first: the install layer is reused until a manifest or the lockfile changes.
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY packages/contracts/package.json packages/contracts/
+COPY packages/agent/package.json packages/agent/
 COPY packages/server/package.json packages/server/
 COPY packages/web/package.json packages/web/
 # Addons compile against the image's own Node headers (never downloaded), on every core.
 RUN npm_config_nodedir=/usr/local JOBS=max \
-    npm ci -w @berth/contracts -w @berth/server -w @berth/web --include-workspace-root
+    npm ci -w @berth/contracts -w @berth/agent -w @berth/server -w @berth/web --include-workspace-root
 # The web app shows the changelog as its release notes.
 COPY CHANGELOG.md ./
 COPY packages/contracts packages/contracts
+# The server runs the agent's health-check probe for its direct hosts (decision 023).
+COPY packages/agent packages/agent
 COPY packages/server packages/server
 COPY packages/web packages/web
 RUN npm run build
-# What runs, laid out in /app: the server's production dependencies and the three builds.
+# What runs, laid out in /app: the server's production dependencies and the four builds.
 COPY deploy/assemble-app.sh /tmp/
 RUN sh /tmp/assemble-app.sh /app
 

@@ -7,18 +7,18 @@ dest=$1
 # The server's production dependencies only: dropping web (served from its build) from the
 # workspaces lets prune remove its packages along with every devDependency.
 npm pkg delete workspaces
-npm pkg set 'workspaces[]=packages/contracts' 'workspaces[]=packages/server'
+npm pkg set 'workspaces[]=packages/contracts' 'workspaces[]=packages/agent' 'workspaces[]=packages/server'
 npm prune --omit=dev --loglevel=error
 
-mkdir -p "$dest/packages/contracts" "$dest/packages/server" "$dest/packages/web"
+mkdir -p "$dest/packages/contracts" "$dest/packages/agent" "$dest/packages/server" "$dest/packages/web"
 cp -a package.json node_modules "$dest/"
-for p in contracts server; do cp -a "packages/$p/package.json" "packages/$p/dist" "$dest/packages/$p/"; done
+for p in contracts agent server; do cp -a "packages/$p/package.json" "packages/$p/dist" "$dest/packages/$p/"; done
 cp -a packages/web/dist "$dest/packages/web/"
 cd "$dest"
 
 # Source maps (Node runs without --enable-source-maps), type declarations and TypeScript
 # sources (the runtime resolves every package through its JavaScript), docs.
-find packages/contracts/dist packages/server/dist node_modules -type f \
+find packages/contracts/dist packages/agent/dist packages/server/dist node_modules -type f \
   \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -name '*.md' \) -delete
 # Packages' own tests, docs and examples: the folders at the top of each package.
 for pkg in node_modules/*/ node_modules/@*/*/; do

@@ -14,6 +14,10 @@ export interface AgentConfig {
   token: string | null;
   /** The name of the host in Berth, chosen at enrollment. */
   name: string;
+  /** The host's /proc, for host metrics (mounted read-only at /host/proc in the image). */
+  hostProc: string;
+  /** The filesystem measured for disk figures instead of the engine's data root, when set. */
+  diskPath: string | null;
 }
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
@@ -47,5 +51,7 @@ export function readAgentConfig(env: NodeJS.ProcessEnv): AgentConfig {
         ? null
         : env.BERTH_AGENT_TOKEN,
     name: env.BERTH_AGENT_NAME ?? hostname(),
+    hostProc: env.BERTH_AGENT_HOST_PROC || '/proc',
+    diskPath: env.BERTH_AGENT_DISK_PATH || null,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { healthCheckMethodSchema, statusCodesSchema } from './health-checks.js';
 import { hostPayloadSchema } from './hosts.js';
 import { lazySchema } from './lazy-schema.js';
 
@@ -98,3 +99,68 @@ export type RotateAgentSecretResponse = z.infer<typeof rotateAgentSecretResponse
 
 /** Largest JSON body either side of an agent request accepts. */
 export const AGENT_API_MAX_BODY_BYTES = 1024 * 1024;
+
+const PROBE_HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+/** A check's own headers (at most 20) plus its authorization, with room to spare. */
+export const AGENT_PROBE_MAX_HEADERS = 32;
+
+/**
+ * One HTTP health check the agent runs from its host's network (`POST /v1/http-probe`): the
+ * request Berth's own probe takes, `{container_ip}` already resolved. The agent's timeout is
+ * the check's; Berth waits a little longer for the answer.
+ */
+export const agentHttpProbeRequestSchema = lazySchema(() =>
+  z.strictObject({
+    url: z
+      .url({ protocol: /^https?$/, error: 'Must be an http:// or https:// address' })
+      .max(2048, 'At most 2048 characters'),
+    method: healthCheckMethodSchema,
+    expectedStatusCodes: statusCodesSchema,
+    timeoutMs: z.number().int().min(100).max(120_000),
+    followRedirects: z.boolean(),
+    verifySsl: z.boolean(),
+    headers: z
+      .record(
+        z.string().regex(PROBE_HEADER_NAME, 'Invalid header name'),
+        z
+          .string()
+          .max(4000, 'A header value is at most 4000 characters')
+          .refine((v) => !/[\r\n\0]/.test(v), 'A header value has no line breaks'),
+      )
+      .refine(
+        (h) => Object.keys(h).length <= AGENT_PROBE_MAX_HEADERS,
+        `At most ${AGENT_PROBE_MAX_HEADERS} headers`,
+      ),
+  }),
+);
+export type AgentHttpProbeRequest = z.infer<typeof agentHttpProbeRequestSchema>;
+
+/** One check's outcome, as Berth's own probe reports it. */
+export const agentHttpProbeResultSchema = lazySchema(() =>
+  z.object({
+    healthy: z.boolean(),
+    message: z.string().max(2000),
+    statusCode: z.number().int().nullable(),
+    responseTimeMs: z.number().nullable(),
+  }),
+);
+export type AgentHttpProbeResult = z.infer<typeof agentHttpProbeResultSchema>;
+
+/**
+ * The agent's host (`GET /v1/host-metrics`): CPU busy over the time since its previous read
+ * (null on the first), memory as `free` counts it (total − available), and the filesystem
+ * holding the engine's data root as `df` counts it (null with the reason when unreadable).
+ */
+export const agentHostMetricsSchema = lazySchema(() =>
+  z.object({
+    cpu_percent: z.number().nullable(),
+    cpus: z.number().int(),
+    mem_total_bytes: z.number(),
+    mem_used_bytes: z.number(),
+    disk: z.union([
+      z.object({ path: z.string(), used_bytes: z.number(), total_bytes: z.number() }),
+      z.object({ unavailable: z.string() }),
+    ]),
+  }),
+);
+export type AgentHostMetrics = z.infer<typeof agentHostMetricsSchema>;

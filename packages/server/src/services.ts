@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config/config.js';
 import type { Db } from './db/database.js';
-import { AgentTunnels, probeEngine } from './docker/index.js';
+import { AgentTunnels, AgentWork, probeEngine } from './docker/index.js';
 import { AgentsService, createAgentsStore } from './modules/agents/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
@@ -29,7 +29,7 @@ import {
   registeredHost,
   type ProbeEngine,
 } from './modules/hosts/index.js';
-import { MonitorService } from './modules/monitor/index.js';
+import { agentEngineDisk, MonitorService } from './modules/monitor/index.js';
 import { createNotificationsStore, NotificationsService } from './modules/notifications/index.js';
 import { Restarter, RestartBudgets } from './modules/restarts/index.js';
 import { RetentionService } from './modules/retention/index.js';
@@ -125,6 +125,8 @@ export async function createServices(
   const containerSettings = new ContainerSettings(createContainerSettingsStore(db));
   await containerSettings.load();
   hosts.on('hostRemoved', ({ host }) => containerSettings.forgetHost(host.id));
+  // Work next to an agent host's engine runs on its agent when it can (decision 023).
+  const agentWork = new AgentWork(agentTunnels);
   const monitor = new MonitorService({
     log,
     hub,
@@ -132,6 +134,10 @@ export async function createServices(
     settings,
     hosts,
     statsSource: config.statsSource,
+    agentDisk: (url) => {
+      const agentId = agentWork.agentFor(url, 'host-metrics');
+      return agentId === null ? null : agentEngineDisk(agentWork.hostMetrics(agentId));
+    },
   });
   const agents = new AgentsService({
     store: createAgentsStore(db),
@@ -170,6 +176,10 @@ export async function createServices(
       // health_check_failed is raised and resolved through the alert engine's signal.
       alerts: { signal: (s) => alerts.signal(s) },
       log,
+      probeAt: (hostId) => {
+        const agentId = agentWork.agentFor(monitor.urlOf(hostId), 'http-probe');
+        return agentId === null ? null : (req) => agentWork.httpProbe(agentId, req);
+      },
     }),
   });
   const updates = new UpdatesService(createUpdatesStore(db), SecretBox.open(config.dataDir), {

@@ -1,16 +1,35 @@
-import type { AgentCapability } from '@berth/contracts/agents';
-import type { AgentHandlers } from '../agent-api.js';
+import {
+  AGENT_API_PATHS,
+  agentHttpProbeRequestSchema,
+  type AgentCapability,
+} from '@berth/contracts/agents';
+import type { AgentHandler, AgentHandlers } from '../agent-api.js';
 import type { AgentConfig } from '../config.js';
+import { hostMetricsReader } from './host-metrics.js';
+import { probe } from './http-probe.js';
+import { parseBody } from './parse-body.js';
 
 /**
  * The work this agent does next to its engine, as requests Berth may send it (see
  * agent-api.ts), by `METHOD path`. Each kind of work adds its handlers here.
  */
-export function agentHandlers(_config: AgentConfig): AgentHandlers {
-  return new Map();
+export function agentHandlers(config: AgentConfig): AgentHandlers {
+  const hostMetrics = hostMetricsReader({
+    procDir: config.hostProc,
+    socketPath: config.socketPath,
+    diskPath: config.diskPath,
+  });
+  return new Map<string, AgentHandler>([
+    // The same probe Berth runs for its direct hosts, from this host's network.
+    [
+      `POST ${AGENT_API_PATHS.httpProbe}`,
+      (body) => probe(parseBody(agentHttpProbeRequestSchema, body)),
+    ],
+    [`GET ${AGENT_API_PATHS.hostMetrics}`, () => hostMetrics()],
+  ]);
 }
 
 /** What this agent announces it can do, beyond carrying the Engine API (every agent does). */
 export function agentCapabilities(_config: AgentConfig): AgentCapability[] {
-  return [];
+  return ['http-probe', 'host-metrics'];
 }

@@ -1,6 +1,6 @@
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { Duplex } from 'node:stream';
-import { AGENT_API_MAX_BODY_BYTES } from '@berth/contracts';
+import { AGENT_API_MAX_BODY_BYTES, type AgentCapability } from '@berth/contracts';
 import { EngineError } from './engine-errors.js';
 
 /**
@@ -28,6 +28,8 @@ export interface AgentTunnel {
   /** Settles once the connection under the tunnel is gone, whoever closed it. */
   closed: Promise<void>;
   close(): void;
+  /** What the agent announced it runs next to its engine when it connected. */
+  capabilities: readonly AgentCapability[];
 }
 
 export interface AgentCall {
@@ -54,7 +56,10 @@ export class AgentCallError extends EngineError {
  * its local engine socket, so the bytes on it are the Engine API's own HTTP/1.1 and every
  * bound above (timeouts, caps, parsing) is the one the unix, TCP and TLS transports use.
  */
-export function openAgentTunnel(connection: Duplex): AgentTunnel {
+export function openAgentTunnel(
+  connection: Duplex,
+  capabilities: readonly AgentCapability[] = [],
+): AgentTunnel {
   const session = connect('http://berth-agent', {
     createConnection: () => connection,
     settings: { initialWindowSize: TUNNEL_STREAM_WINDOW, enablePush: false },
@@ -70,6 +75,7 @@ export function openAgentTunnel(connection: Duplex): AgentTunnel {
     dial: () => new TunnelSocket(openStream(session)),
     request: (call) => requestAgent(session, call),
     closed,
+    capabilities,
     close: () => {
       session.close();
       connection.destroy();

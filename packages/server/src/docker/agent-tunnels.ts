@@ -1,3 +1,4 @@
+import type { AgentCapability } from '@berth/contracts';
 import {
   AGENT_NOT_CONNECTED,
   agentNotConnected,
@@ -28,6 +29,11 @@ export class AgentTunnels {
 
   isConnected(agentId: string): boolean {
     return this.live.has(agentId);
+  }
+
+  /** What a connected agent announced it can do; nothing when it is not connected. */
+  capabilitiesOf(agentId: string): readonly AgentCapability[] {
+    return this.live.get(agentId)?.capabilities ?? [];
   }
 
   dialerOf(agentId: string): EngineDialer {

@@ -29,5 +29,6 @@ export {
   type EngineDialer,
 } from './agent-tunnel.js';
 export { AgentTunnels } from './agent-tunnels.js';
+export { AgentWork, PROBE_ANSWER_MARGIN_MS } from './agent-work.js';
 export { openEngine } from './dockerode-engine.js';
 export type * from './engine-types.js';

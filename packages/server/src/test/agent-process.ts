@@ -48,9 +48,13 @@ export interface AgentProcess {
   exited: Promise<number | null>;
 }
 
-/** The built agent as a process of its own, with `env` on top of a bare environment. */
-export function spawnAgent(env: Record<string, string>): AgentProcess {
-  const child = spawn(process.execPath, [AGENT_MAIN], {
+/**
+ * The built agent as a process of its own, with `env` on top of a bare environment; `wrap` is
+ * a command it runs under (`ip netns exec <ns>`: the agent in a network of its own).
+ */
+export function spawnAgent(env: Record<string, string>, wrap: string[] = []): AgentProcess {
+  const [command, ...args] = [...wrap, process.execPath, AGENT_MAIN];
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -114,7 +114,7 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
       keepAlive(socket);
       const stream = createWebSocketStream(socket);
       stream.on('error', () => undefined); // the tunnel's close is the one report
-      const tunnel = openAgentTunnel(stream);
+      const tunnel = openAgentTunnel(stream, announced.capabilities);
       socket.once('close', () => tunnel.close());
       agents.connected(agent, tunnel, announced).then(
         (ok) => {

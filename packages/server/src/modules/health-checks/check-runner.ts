@@ -1,9 +1,16 @@
 import { CONTAINER_IP_PLACEHOLDER } from '@berth/contracts';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
-import { probe, type ProbeRequest, type ProbeResult } from './http-probe.js';
+import { probe, type ProbeRequest, type ProbeResult } from '@berth/agent/http-probe';
 
 /** A check's request with its secrets opened. */
 export type CheckTarget = ProbeRequest;
+
+/**
+ * Where a host's checks run when not in Berth's process: the probe of the agent next to its
+ * engine (decision 023), or null for Berth's own. Only the probe moves; its result is
+ * counted here as any other.
+ */
+export type ProbeAt = (hostId: string) => ((req: ProbeRequest) => Promise<ProbeResult>) | null;
 
 /**
  * Runs checks, a bounded number at once: `{container_ip}` resolved from inspect (the
@@ -18,6 +25,7 @@ export class CheckRunner {
     private readonly fleet: Fleet,
     /** Checks in flight at once; the others wait their turn. */
     private readonly concurrency: number,
+    private readonly probeAt: ProbeAt = () => null,
   ) {}
 
   /** Runs `task` once fewer than `concurrency` others are running. */
@@ -49,7 +57,8 @@ export class CheckRunner {
       return { healthy: false, message, statusCode: null, responseTimeMs: null, resolvedUrl: null };
     }
     onResolved(url);
-    return { ...(await probe({ ...target, url })), resolvedUrl: url };
+    const run = this.probeAt(hostId) ?? probe;
+    return { ...(await run({ ...target, url })), resolvedUrl: url };
   }
 
   /** An engine event: a start may bring a new address, a destroy frees one. */

@@ -1,7 +1,7 @@
 import { containerKey, HEALTH_STATUS_UNKNOWN, type HealthStatus } from '@berth/contracts';
 import type { EventInput } from '../events/index.js';
 import type { HealthCheckRow, HealthStatusColumns } from './health-checks.store.js';
-import type { ProbeResult } from './http-probe.js';
+import type { ProbeResult } from '@berth/agent/http-probe';
 
 // The status policy of a check: how results move the status, and what a change
 // of status says in the event log. The checker decides when; this file decides what.

@@ -5,10 +5,10 @@ import type { EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
 import type { Restarter } from '../restarts/index.js';
 import { HealthRestarts, type RestartState } from './check-restarts.js';
-import { CheckRunner, type CheckTarget } from './check-runner.js';
+import { CheckRunner, type CheckTarget, type ProbeAt } from './check-runner.js';
 import { countResult, statusChangeEvent, statusOf, unknownStatus } from './check-status.js';
 import type { HealthCheckRow, HealthChecksStore } from './health-checks.store.js';
-import type { ProbeResult } from './http-probe.js';
+import type { ProbeResult } from '@berth/agent/http-probe';
 import { RestartGuard } from './restart-guard.js';
 
 /**
@@ -48,6 +48,8 @@ export interface CheckerDeps {
   alerts: HealthAlertPort | null;
   log: FastifyBaseLogger;
   options?: CheckerOptions;
+  /** Runs an agent host's probes on its agent; Berth runs every other (and by default all). */
+  probeAt?: ProbeAt;
 }
 
 interface Entry extends RestartState {
@@ -88,7 +90,7 @@ export class HealthChecker {
   constructor(private readonly deps: CheckerDeps) {
     this.now = deps.options?.now ?? Date.now;
     this.random = deps.options?.random ?? Math.random;
-    this.runner = new CheckRunner(deps.fleet, deps.options?.concurrency ?? 32);
+    this.runner = new CheckRunner(deps.fleet, deps.options?.concurrency ?? 32, deps.probeAt);
     this.restarts = new HealthRestarts({
       ...deps,
       now: this.now,

@@ -8,7 +8,7 @@ import {
   listenOnLoopback,
   selfSignedCert,
 } from '../../test/loopback.js';
-import { probe, type ProbeRequest } from './http-probe.js';
+import { probe, type ProbeRequest } from '@berth/agent/http-probe';
 
 const servers: TcpServer[] = [];
 const listen = (s: TcpServer) => {

@@ -1,4 +1,5 @@
 import { statfs } from 'node:fs/promises';
+import type { AgentHostMetrics } from '@berth/contracts';
 import type { Engine } from '../../docker/index.js';
 import type { EngineDisk } from './fleet.js';
 
@@ -22,5 +23,20 @@ export async function measureEngineDisk(url: string, engine: Engine | null): Pro
     return { percent: Math.round((used / total) * 1000) / 10, path };
   } catch {
     return { unavailable: `${DISK_UNAVAILABLE} (its data root is not visible to Berth)` };
+  }
+}
+
+/** The figure an agent read on its host: the same percentage, or the agent's reason. */
+export async function agentEngineDisk(read: Promise<AgentHostMetrics>): Promise<EngineDisk> {
+  try {
+    const { disk } = await read;
+    if ('unavailable' in disk) return { unavailable: `${DISK_UNAVAILABLE} (${disk.unavailable})` };
+    return {
+      percent: Math.round((disk.used_bytes / disk.total_bytes) * 1000) / 10,
+      path: disk.path,
+    };
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { unavailable: `${DISK_UNAVAILABLE} (its agent did not answer: ${why})` };
   }
 }

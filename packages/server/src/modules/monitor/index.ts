@@ -11,3 +11,4 @@ export type {
   HostRuntime,
 } from './fleet.js';
 export { MonitorService, type MonitorDeps } from './monitor.service.js';
+export { agentEngineDisk } from './engine-disk.js';

@@ -31,6 +31,11 @@ export interface MonitorDeps {
   /** Where hosts come from: read at start, then followed through its events. */
   hosts: Pick<HostsService, 'engineTargets' | 'saveEngineFacts' | 'on'>;
   statsSource: StatsSource;
+  /**
+   * The disk of a host whose agent reads it next to the engine (decision 023); null when
+   * the host has no such agent, and Berth measures what it can itself.
+   */
+  agentDisk?: (hostUrl: string) => Promise<EngineDisk> | null;
 }
 
 /** Without a browser watching, stats are sampled this often at most (states stay exact). */
@@ -167,10 +172,16 @@ export class MonitorService implements Fleet {
   }
 
   engineDisk(hostId: string): Promise<EngineDisk> {
-    return measureEngineDisk(
-      this.urls.get(hostId) ?? '',
-      this.engine(hostId, { purpose: 'query' }),
+    const url = this.urls.get(hostId) ?? '';
+    return (
+      this.deps.agentDisk?.(url) ??
+      measureEngineDisk(url, this.engine(hostId, { purpose: 'query' }))
     );
+  }
+
+  /** The engine URL of a supervised host (`agent://<id>` for an agent host). */
+  urlOf(hostId: string): string | undefined {
+    return this.urls.get(hostId);
   }
 
   runtimeOf(hostId: string): HostRuntime | null {

@@ -1,29 +1,19 @@
 import http from 'node:http';
 import https from 'node:https';
-import { parseStatusCodes } from '@berth/contracts';
-import { HttpTimeoutError, httpRequest } from '../../platform/http-request.js';
+import { parseStatusCodes } from '@berth/contracts/health-checks';
+import type { AgentHttpProbeRequest, AgentHttpProbeResult } from '@berth/contracts/agents';
+import { HttpTimeoutError, httpRequest } from './http-request.js';
 
 /** Redirects followed before a check fails with 'Too many redirects'. */
 export const MAX_REDIRECTS = 5;
 /** At most this much of a response body is read (and thrown away) before the socket closes. */
 export const BODY_CAP_BYTES = 64 * 1024;
 
-export interface ProbeRequest {
-  url: string;
-  method: 'GET' | 'POST' | 'HEAD';
-  expectedStatusCodes: string;
-  timeoutMs: number;
-  followRedirects: boolean;
-  verifySsl: boolean;
-  headers: Record<string, string>;
-}
-
-export interface ProbeResult {
-  healthy: boolean;
-  message: string;
-  statusCode: number | null;
-  responseTimeMs: number | null;
-}
+// The one HTTP health-check probe: Berth runs it in its own process for local and direct
+// hosts, and an agent runs it on its host for Berth (POST /v1/http-probe), so a check means
+// the same wherever it runs. Its request and result are the contracts' wire shapes.
+export type ProbeRequest = AgentHttpProbeRequest;
+export type ProbeResult = AgentHttpProbeResult;
 
 class ProbeFailure extends Error {}
 
