@@ -1,5 +1,3 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   AGENT_TOKEN_HEADER,
   agentEnrollResponseSchema,
@@ -7,8 +5,7 @@ import {
   type AgentEnrollResponse,
 } from '@berth/contracts/agents';
 import type { AgentConfig } from './config.js';
-
-const SECRET_FILE = 'secret';
+import { readSecret, writeSecret } from './secret-file.js';
 const ENROLL_TIMEOUT_MS = 15_000;
 
 /**
@@ -16,15 +13,12 @@ const ENROLL_TIMEOUT_MS = 15_000;
  * enrollment token and written there (owner-only) before it is used.
  */
 export async function agentSecret(config: AgentConfig, version: string): Promise<string> {
-  const path = join(config.dataDir, SECRET_FILE);
-  const stored = await readFile(path, 'utf8').catch(() => null);
-  if (stored !== null && stored.trim() !== '') return stored.trim();
+  const stored = await readSecret(config.dataDir);
+  if (stored !== null) return stored;
   if (config.token === null)
     throw new Error(`No secret in ${config.dataDir} and no BERTH_AGENT_TOKEN to enroll with`);
   const { secret } = await enroll(config, config.token, { name: config.name, version });
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  await writeFile(`${path}.tmp`, secret, { mode: 0o600 });
-  await rename(`${path}.tmp`, path);
+  await writeSecret(config.dataDir, secret);
   return secret;
 }
 

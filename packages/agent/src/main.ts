@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { readAgentConfig } from './config.js';
 import { agentSecret } from './enroll.js';
+import { readSecret } from './secret-file.js';
 import { logLine } from './log.js';
 import { stayConnected } from './run.js';
 
@@ -17,11 +18,13 @@ const VERSION = (
  */
 async function main(): Promise<number> {
   const config = readAgentConfig(process.env);
-  const secret = await agentSecret(config, VERSION);
+  const enrolled = await agentSecret(config, VERSION);
   logLine('info', `Berth agent ${VERSION}`);
   const stop = new AbortController();
   process.once('SIGTERM', () => stop.abort());
   process.once('SIGINT', () => stop.abort());
+  // Read again at each dial: Berth may have rotated it while connected (POST /v1/secret).
+  const secret = async () => (await readSecret(config.dataDir)) ?? enrolled;
   return stayConnected(config, secret, VERSION, stop.signal);
 }
 

@@ -29,7 +29,8 @@ export const retryDelayMs = (attempt: number, random = Math.random) => {
  */
 export async function stayConnected(
   config: AgentConfig,
-  secret: string,
+  /** Read at each dial: a rotated secret is used from the next connection on. */
+  secret: () => Promise<string>,
   version: string,
   signal: AbortSignal,
 ): Promise<number> {
@@ -48,7 +49,10 @@ export async function stayConnected(
     try {
       current = await connectToBerth({
         url: config.connectUrl,
-        headers: { ...announced, [AGENT_SECRET_HEADER]: agentSecretHeaderValue(secret) },
+        headers: {
+          ...announced,
+          [AGENT_SECRET_HEADER]: agentSecretHeaderValue(await secret()),
+        },
         socketPath: config.socketPath,
         handlers,
         onStreamError: (message) => logLine('warn', message),

@@ -8,6 +8,7 @@ import type { AgentConfig } from '../config.js';
 import { hostMetricsReader } from './host-metrics.js';
 import { probe } from './http-probe.js';
 import { parseBody } from './parse-body.js';
+import { rotateSecretHandler } from './rotate-secret.js';
 
 /**
  * The work this agent does next to its engine, as requests Berth may send it (see
@@ -26,6 +27,7 @@ export function agentHandlers(config: AgentConfig): AgentHandlers {
       (body) => probe(parseBody(agentHttpProbeRequestSchema, body)),
     ],
     [`GET ${AGENT_API_PATHS.hostMetrics}`, () => hostMetrics()],
+    [`POST ${AGENT_API_PATHS.secret}`, rotateSecretHandler(config)],
   ]);
 }
 
