@@ -2,6 +2,7 @@ import type { ServerHttp2Session } from 'node:http2';
 import WebSocket, { createWebSocketStream } from 'ws';
 import type { AgentHandlers } from './agent-api.js';
 import { serveEngine } from './engine-tunnel.js';
+import { describeConnectError } from './tls.js';
 
 export interface ConnectOptions {
   /** Berth's connect endpoint, `wss://…/api/agents/connect` (ws:// for tests and loopback). */
@@ -12,6 +13,10 @@ export interface ConnectOptions {
   socketPath: string;
   /** How long the WebSocket handshake may take. */
   handshakeTimeoutMs?: number;
+  /** The CAs Berth's certificate is checked against (wss://); Node's own store otherwise. */
+  ca?: string[];
+  /** Engine requests other than reads answer 403 (BERTH_AGENT_READ_ONLY). */
+  readOnly?: boolean;
   onStreamError?: (message: string) => void;
   /** What the agent answers Berth's requests to itself with (see agent-api.ts). */
   handlers?: AgentHandlers;
@@ -43,6 +48,7 @@ export function connectToBerth(options: ConnectOptions): Promise<AgentConnection
     headers: options.headers,
     handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
     perMessageDeflate: false,
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
@@ -53,7 +59,7 @@ export function connectToBerth(options: ConnectOptions): Promise<AgentConnection
       socket.terminate();
       reject(new ConnectError(`Berth refused the connection (${status})`, status));
     });
-    socket.once('error', (err) => reject(new ConnectError(err.message)));
+    socket.once('error', (err) => reject(new ConnectError(describeConnectError(err))));
     socket.once('open', () => {
       const stream = createWebSocketStream(socket);
       stream.on('error', () => undefined); // the socket's close is the one report
@@ -61,6 +67,7 @@ export function connectToBerth(options: ConnectOptions): Promise<AgentConnection
         socketPath: options.socketPath,
         ...(options.onStreamError ? { onStreamError: options.onStreamError } : {}),
         ...(options.handlers ? { handlers: options.handlers } : {}),
+        ...(options.readOnly ? { readOnly: true } : {}),
       });
       // The socket's stream only ends when it closes: the session and every engine
       // connection piped through it go with it, whatever a reconnect brings next.

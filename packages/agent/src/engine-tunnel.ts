@@ -8,6 +8,8 @@ import {
 import { connect as connectSocket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serveAgentRequest, type AgentHandlers } from './agent-api.js';
+import { describeSocketError } from './engine-socket.js';
+import { readOnlyEngine, type ReadOnlyEngine } from './read-only-engine.js';
 
 /** Windows matching Berth's end: a stream Berth does not read holds only its own window. */
 const STREAM_WINDOW = 256 * 1024;
@@ -22,6 +24,8 @@ export interface EngineTunnelOptions {
   onStreamError?: (message: string) => void;
   /** Requests to the agent itself (any method but CONNECT), by `METHOD path`. */
   handlers?: AgentHandlers;
+  /** Only GET and HEAD reach the engine; every other request answers 403 (read-only-engine.ts). */
+  readOnly?: boolean;
 }
 
 /**
@@ -41,11 +45,13 @@ export function serveEngine(connection: Duplex, options: EngineTunnelOptions): S
     // A failed session closes; the connection's owner hears of it through the socket.
     s.on('error', () => undefined);
   });
+  const reads = options.readOnly ? readOnlyEngine(options.socketPath) : null;
   server.on('stream', (stream, headers) => {
-    forward(stream, headers, options);
+    forward(stream, headers, options, reads);
   });
   server.emit('connection', connection);
   if (session === undefined) throw new Error('HTTP/2 session did not start');
+  session.once('close', () => reads?.close());
   return session;
 }
 
@@ -53,10 +59,16 @@ function forward(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
   options: EngineTunnelOptions,
+  reads: ReadOnlyEngine | null,
 ): void {
   stream.on('error', () => undefined); // a reset by Berth ends the pipe below, nothing more
   if (headers[':method'] !== 'CONNECT') {
     serveAgentRequest(stream, headers, options.handlers ?? new Map());
+    return;
+  }
+  if (reads !== null) {
+    stream.respond({ ':status': 200 });
+    reads.serve(stream);
     return;
   }
   const engine = connectSocket(options.socketPath);
@@ -74,7 +86,7 @@ function forward(
     engine.pipe(stream);
   });
   engine.once('error', (err) => {
-    options.onStreamError?.(`Engine socket ${options.socketPath}: ${err.message}`);
+    options.onStreamError?.(describeSocketError(err, options.socketPath));
     if (stream.closed) return;
     if (stream.headersSent) stream.close(constants.NGHTTP2_INTERNAL_ERROR);
     else stream.respond({ ':status': 502 }, { endStream: true });

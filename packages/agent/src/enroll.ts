@@ -4,9 +4,15 @@ import {
   type AgentEnrollPayload,
   type AgentEnrollResponse,
 } from '@berth/contracts/agents';
+import http from 'node:http';
+import https from 'node:https';
 import type { AgentConfig } from './config.js';
 import { readSecret, writeSecret } from './secret-file.js';
+import { describeConnectError, trustedCas } from './tls.js';
+
 const ENROLL_TIMEOUT_MS = 15_000;
+/** Berth's answer is a few hundred bytes; anything past this is not Berth. */
+const ANSWER_CAP_BYTES = 64 * 1024;
 
 /**
  * The agent's secret: read from its data dir, or, on its first start, traded for the
@@ -27,16 +33,67 @@ async function enroll(
   token: string,
   payload: AgentEnrollPayload,
 ): Promise<AgentEnrollResponse> {
-  const res = await fetch(config.enrollUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [AGENT_TOKEN_HEADER]: token },
-    body: JSON.stringify(payload),
-    signal: AbortSignal.timeout(ENROLL_TIMEOUT_MS),
-  });
-  if (res.status !== 201) {
-    const body = (await res.json().catch(() => null)) as { detail?: unknown } | null;
-    const detail = typeof body?.detail === 'string' ? `: ${body.detail}` : '';
-    throw new Error(`Berth refused the enrollment (${res.status})${detail}`);
+  const { status, body } = await postJson(
+    new URL(config.enrollUrl),
+    { [AGENT_TOKEN_HEADER]: token },
+    payload,
+    trustedCas(config),
+  );
+  if (status !== 201) {
+    const detail = (body as { detail?: unknown } | null)?.detail;
+    throw new Error(
+      `Berth refused the enrollment (${status})${typeof detail === 'string' ? `: ${detail}` : ''}`,
+    );
   }
-  return agentEnrollResponseSchema.parse(await res.json());
+  return agentEnrollResponseSchema.parse(body);
+}
+
+/**
+ * POSTs JSON through node:http(s), not fetch: fetch takes no CA of its own without undici's
+ * dispatcher, and the enrollment must check Berth's certificate against BERTH_AGENT_CA_FILE
+ * as the WebSocket does. The answer's JSON body, or null when it is not JSON.
+ */
+function postJson(
+  url: URL,
+  headers: Record<string, string>,
+  payload: unknown,
+  ca: string[] | undefined,
+): Promise<{ status: number; body: unknown }> {
+  const data = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(data),
+      },
+      timeout: ENROLL_TIMEOUT_MS,
+      ...(ca === undefined ? {} : { ca }),
+    });
+    req.once('timeout', () =>
+      req.destroy(new Error('Berth did not answer the enrollment in time')),
+    );
+    req.once('error', (err) => reject(new Error(describeConnectError(err))));
+    req.once('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > ANSWER_CAP_BYTES) req.destroy(new Error("Berth's answer is too large"));
+        else chunks.push(chunk);
+      });
+      res.once('error', (err) => reject(err));
+      res.once('end', () => {
+        let body: unknown = null;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          // not JSON: the status says enough
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.end(data);
+  });
 }

@@ -11,6 +11,7 @@ import type { AgentConfig } from './config.js';
 import { ConnectError, connectToBerth, type AgentConnection } from './connect.js';
 import { startHeartbeat } from './heartbeat.js';
 import { logLine } from './log.js';
+import { trustedCas } from './tls.js';
 import { agentCapabilities, agentHandlers } from './work/index.js';
 
 const FIRST_RETRY_MS = 1000;
@@ -35,6 +36,7 @@ export async function stayConnected(
   signal: AbortSignal,
 ): Promise<number> {
   const handlers = agentHandlers(config);
+  const ca = trustedCas(config);
   const announced = {
     [AGENT_VERSION_HEADER]: version,
     [AGENT_PROTOCOL_HEADER]: String(AGENT_PROTOCOL),
@@ -56,10 +58,20 @@ export async function stayConnected(
         socketPath: config.socketPath,
         handlers,
         onStreamError: (message) => logLine('warn', message),
+        ...(ca === undefined ? {} : { ca }),
+        readOnly: config.readOnly === true,
       });
       attempt = 0;
       startHeartbeat(current.socket);
-      logLine('info', `Connected to ${config.connectUrl}, engine at ${config.socketPath}`);
+      logLine(
+        'info',
+        `Connected to ${config.connectUrl}, engine at ${config.socketPath}${config.readOnly ? ' (read-only: actions are refused)' : ''}`,
+      );
+      if (config.insecure)
+        logLine(
+          'warn',
+          'Connected without TLS (BERTH_AGENT_INSECURE=1): the secret and the engine traffic cross the network unencrypted',
+        );
       if (stopping()) current.socket.close(1001, 'agent stopping');
       const { code, reason } = await current.closed;
       current = null;

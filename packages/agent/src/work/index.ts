@@ -32,6 +32,8 @@ export function agentHandlers(config: AgentConfig): AgentHandlers {
 }
 
 /** What this agent announces it can do, beyond carrying the Engine API (every agent does). */
-export function agentCapabilities(_config: AgentConfig): AgentCapability[] {
-  return ['http-probe', 'host-metrics'];
+export function agentCapabilities(config: AgentConfig): AgentCapability[] {
+  const capabilities: AgentCapability[] = ['http-probe', 'host-metrics'];
+  if (config.readOnly) capabilities.push('read-only');
+  return capabilities;
 }

@@ -55,7 +55,9 @@ export interface AgentProcess {
 export function spawnAgent(env: Record<string, string>, wrap: string[] = []): AgentProcess {
   const [command, ...args] = [...wrap, process.execPath, AGENT_MAIN];
   const child = spawn(command, args, {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // Test Berths listen on plain loopback http, which an agent refuses unless told (a test of
+    // that refusal passes BERTH_AGENT_INSECURE: '').
+    env: { PATH: process.env.PATH ?? '', BERTH_AGENT_INSECURE: '1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -5,7 +5,7 @@ import {
   type ContainerActionResponse,
 } from '@berth/contracts';
 import { describeEngineError, type Engine } from '../../docker/index.js';
-import { conflict, HttpError, notFound } from '../../platform/http-errors.js';
+import { conflict, forbidden, HttpError, notFound } from '../../platform/http-errors.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
 
@@ -104,6 +104,8 @@ function engineFailure(err: unknown, action: ContainerAction, hostName: string):
       action === 'start' ? 'Container is already running' : 'Container is already stopped',
     );
   const reason = (err as { json?: { message?: unknown } }).json?.message;
+  // A read-only agent (or an authorization plugin) refuses the action: a 403 with its words.
+  if (status === 403 && typeof reason === 'string') return forbidden(reason);
   if (typeof reason === 'string')
     return conflict(`Engine refused to ${action} the container: ${reason}`);
   return conflict(
