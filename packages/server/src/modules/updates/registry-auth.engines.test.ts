@@ -1,80 +1,36 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ExecuteUpdateResponse, Host, UpdateStatus } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
+import { startAuthRegistry } from '../../test/auth-registry.js';
 import { rigEngine } from '../../test/rig.js';
 import { listedContainer, pushTagged } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
-import { waitFor } from '../../test/wait.js';
 
-// Debian's docker-registry behind basic auth on loopback (shared/recipes/registry-auth.md),
-// started by this test: a check without credentials says so, with stored credentials it finds
-// the newer tag, and the update pulls through the engine with them (X-Registry-Auth).
+// Debian's docker-registry behind basic auth on loopback (test/auth-registry.ts): a check
+// without credentials says so, with stored credentials it finds the newer tag, and the update
+// pulls through the engine with them (X-Registry-Auth).
 const engine = rigEngine('plain');
-const dir = mkdtempSync(join(tmpdir(), 'berth-reg-auth-'));
-const port = 25_100 + Math.floor(Math.random() * 800);
-const registry = `127.0.0.1:${port}`;
-const repo = `${registry}/priv/app-${randomBytes(3).toString('hex')}`;
-const USER = 'berth';
-const PASS = `pw-${randomBytes(6).toString('hex')}`;
 const name = `berth-upd-auth-${randomBytes(3).toString('hex')}`;
-let child: ChildProcess;
+let reg: Awaited<ReturnType<typeof startAuthRegistry>>;
+let registry: string;
+let repo: string;
+let USER: string;
+let PASS: string;
+const cli = (...args: string[]) => reg.cli(...args);
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;
 let host: Host;
 
-// The docker CLI with its own config directory, so the login never touches the user's.
-const cli = (...args: string[]) =>
-  execFileSync('docker', ['-H', engine.socket, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, DOCKER_CONFIG: join(dir, 'cli') },
-  }).trim();
-
-function bcrypt(password: string): string {
-  return execFileSync(
-    'python3',
-    [
-      '-c',
-      'import crypt,sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH)))',
-      password,
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-  ).trim();
-}
-
 beforeAll(async () => {
-  writeFileSync(join(dir, 'htpasswd'), `${USER}:${bcrypt(PASS)}\n`);
-  writeFileSync(
-    join(dir, 'config.yml'),
-    [
-      'version: 0.1',
-      `storage: { filesystem: { rootdirectory: ${join(dir, 'data')} } }`,
-      `http: { addr: ${registry} }`,
-      `auth: { htpasswd: { realm: berth-test, path: ${join(dir, 'htpasswd')} } }`,
-    ].join('\n'),
-  );
-  child = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
-  await waitFor(
-    'registry up',
-    async () => {
-      try {
-        return (await fetch(`http://${registry}/v2/`)).status === 401 ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    20_000,
-    200,
-  );
-  cli('login', '-u', USER, '-p', PASS, registry);
+  reg = await startAuthRegistry(engine);
+  ({ registry, user: USER, password: PASS } = reg);
+  repo = `${registry}/priv/app-${randomBytes(3).toString('hex')}`;
+  await cli('login', '-u', USER, '-p', PASS, registry);
   for (const v of ['1.0.0', '1.0.1']) await pushTagged(cli, repo, v);
   // The engine must pull 1.0.1 itself, through Berth, with Berth's stored credentials.
-  cli('rmi', `${repo}:1.0.1`);
-  cli('run', '-d', '--name', name, `${repo}:1.0.0`, 'sh', '-c', 'while :; do sleep 1; done');
+  await cli('rmi', `${repo}:1.0.1`);
+  await cli('run', '-d', '--name', name, `${repo}:1.0.0`, 'sh', '-c', 'while :; do sleep 1; done');
   t = await buildTestApp();
   api = apiClient(t.app, await signedInCookie(t.app));
   host = (await api.post<Host>('/hosts', { name: 'rig-plain', url: engine.url, tags: [] })).body;
@@ -84,17 +40,10 @@ afterAll(async () => {
   for (const args of [
     ['rm', '-f', name],
     ['rmi', '-f', `${repo}:1.0.0`, `${repo}:1.0.1`],
-    ['logout', registry],
-  ]) {
-    try {
-      cli(...args);
-    } catch {
-      // gone
-    }
-  }
-  child.kill('SIGTERM');
+  ])
+    await cli(...args).catch(() => undefined); // gone
+  await reg.close();
   await t.close();
-  rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 describe('a registry behind basic auth', { timeout: 120_000 }, () => {
@@ -126,23 +75,15 @@ describe('a registry behind basic auth', { timeout: 120_000 }, () => {
 
     // The registry goes away: the pull fails, the container is untouched; a check keeps
     // the last result and says why it could not check.
-    child.kill('SIGTERM');
-    await waitFor('registry down', async () => {
-      try {
-        await fetch(`http://${registry}/v2/`);
-        return undefined;
-      } catch {
-        return true;
-      }
-    });
-    const before = cli('inspect', '-f', '{{.Id}} {{.State.Running}}', name);
+    await reg.stop();
+    const before = await cli('inspect', '-f', '{{.Id}} {{.State.Running}}', name);
     const failed = await api.post<ExecuteUpdateResponse>(`${base}/execute-update`);
     expect(failed.body).toMatchObject({
       status: 'failed',
       message: 'Failed to pull the new image',
     });
     expect(failed.body.detail).toContain('The container was not touched');
-    expect(cli('inspect', '-f', '{{.Id}} {{.State.Running}}', name)).toBe(before);
+    expect(await cli('inspect', '-f', '{{.Id}} {{.State.Running}}', name)).toBe(before);
     expect((await api.post<{ detail: string }>(`${base}/check-update`)).body.detail).toContain(
       'unreachable',
     );
@@ -150,16 +91,9 @@ describe('a registry behind basic auth', { timeout: 120_000 }, () => {
     expect(kept).toMatchObject({ update_available: true, failed_digest: null });
     expect(kept.last_error).toContain('unreachable');
 
-    child = spawn('docker-registry', ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
-    await waitFor('registry back', async () => {
-      try {
-        return (await fetch(`http://${registry}/v2/`)).status === 401 ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    });
+    await reg.start();
     const res = await api.post<ExecuteUpdateResponse>(`${base}/execute-update`);
     expect(res.body.status).toBe('success');
-    expect(cli('inspect', '-f', '{{.Config.Image}}', name)).toBe(`${repo}:1.0.1`);
+    expect(await cli('inspect', '-f', '{{.Config.Image}}', name)).toBe(`${repo}:1.0.1`);
   });
 });
