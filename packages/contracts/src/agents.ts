@@ -164,3 +164,47 @@ export const agentHostMetricsSchema = lazySchema(() =>
   }),
 );
 export type AgentHostMetrics = z.infer<typeof agentHostMetricsSchema>;
+
+/** Containers one container-stats request may name: a full host at the 2 s cadence. */
+export const AGENT_STATS_MAX_CONTAINERS = 2000;
+
+/**
+ * `POST /v1/container-stats`: the running containers whose cgroup files the agent reads,
+ * by short id, full id and init PID (from the engine's inspect, which Berth already holds).
+ */
+export const agentContainerStatsRequestSchema = lazySchema(() =>
+  z.strictObject({
+    containers: z
+      .array(
+        z.strictObject({
+          id: z.string().regex(/^[0-9a-f]{12}$/, 'Must be a 12-character container id'),
+          fullId: z.string().regex(/^[0-9a-f]{64}$/, 'Must be a 64-character container id'),
+          pid: z.number().int().min(0),
+        }),
+      )
+      .max(AGENT_STATS_MAX_CONTAINERS, `At most ${AGENT_STATS_MAX_CONTAINERS} containers`),
+  }),
+);
+export type AgentContainerStatsRequest = z.infer<typeof agentContainerStatsRequestSchema>;
+
+/**
+ * One raw reading per container whose files the agent could read (others are left out and
+ * Berth asks the Engine API). Nanosecond counters travel as decimal strings: they pass 2^53.
+ * `at_ns` is the agent's monotonic clock, so rates come from two readings of the same agent.
+ */
+export const agentContainerStatsAnswerSchema = lazySchema(() =>
+  z.object({
+    samples: z.array(
+      z.object({
+        id: z.string(),
+        at_ns: z.string().regex(/^\d+$/),
+        cpu_ns: z.string().regex(/^\d+$/),
+        memory_bytes: z.number(),
+        memory_limit: z.number(),
+        rx_bytes: z.number(),
+        tx_bytes: z.number(),
+      }),
+    ),
+  }),
+);
+export type AgentContainerStatsAnswer = z.infer<typeof agentContainerStatsAnswerSchema>;

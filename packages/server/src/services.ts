@@ -30,6 +30,7 @@ import {
   type ProbeEngine,
 } from './modules/hosts/index.js';
 import { agentEngineDisk, MonitorService } from './modules/monitor/index.js';
+import { samplesFromAgent } from './modules/stats/index.js';
 import { createNotificationsStore, NotificationsService } from './modules/notifications/index.js';
 import { Restarter, RestartBudgets } from './modules/restarts/index.js';
 import { RetentionService } from './modules/retention/index.js';
@@ -137,6 +138,11 @@ export async function createServices(
     agentDisk: (url) => {
       const agentId = agentWork.agentFor(url, 'host-metrics');
       return agentId === null ? null : agentEngineDisk(agentWork.hostMetrics(agentId));
+    },
+    agentStats: (url) => {
+      const agentId = agentWork.agentFor(url, 'container-stats');
+      if (agentId === null) return null;
+      return async (targets) => samplesFromAgent(await agentWork.containerStats(agentId, targets));
     },
   });
   const agents = new AgentsService({

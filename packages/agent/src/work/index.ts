@@ -1,10 +1,12 @@
 import {
   AGENT_API_PATHS,
+  agentContainerStatsRequestSchema,
   agentHttpProbeRequestSchema,
   type AgentCapability,
 } from '@berth/contracts/agents';
 import type { AgentHandler, AgentHandlers } from '../agent-api.js';
 import type { AgentConfig } from '../config.js';
+import { containerStatsReader } from './container-stats.js';
 import { hostMetricsReader } from './host-metrics.js';
 import { probe } from './http-probe.js';
 import { parseBody } from './parse-body.js';
@@ -20,6 +22,7 @@ export function agentHandlers(config: AgentConfig): AgentHandlers {
     socketPath: config.socketPath,
     diskPath: config.diskPath,
   });
+  const containerStats = containerStatsReader(config.hostProc);
   return new Map<string, AgentHandler>([
     // The same probe Berth runs for its direct hosts, from this host's network.
     [
@@ -27,13 +30,17 @@ export function agentHandlers(config: AgentConfig): AgentHandlers {
       (body) => probe(parseBody(agentHttpProbeRequestSchema, body)),
     ],
     [`GET ${AGENT_API_PATHS.hostMetrics}`, () => hostMetrics()],
+    [
+      `POST ${AGENT_API_PATHS.containerStats}`,
+      (body) => containerStats(parseBody(agentContainerStatsRequestSchema, body)),
+    ],
     [`POST ${AGENT_API_PATHS.secret}`, rotateSecretHandler(config)],
   ]);
 }
 
 /** What this agent announces it can do, beyond carrying the Engine API (every agent does). */
 export function agentCapabilities(config: AgentConfig): AgentCapability[] {
-  const capabilities: AgentCapability[] = ['http-probe', 'host-metrics'];
+  const capabilities: AgentCapability[] = ['http-probe', 'host-metrics', 'container-stats'];
   if (config.readOnly) capabilities.push('read-only');
   return capabilities;
 }

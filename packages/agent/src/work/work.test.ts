@@ -156,3 +156,38 @@ describe('GET /v1/host-metrics', () => {
     expect(metrics.disk.total_bytes).toBeGreaterThan(0);
   });
 });
+
+describe('POST /v1/container-stats', () => {
+  const statsHandler = handlers.get(`POST ${AGENT_API_PATHS.containerStats}`);
+  const id = 'a'.repeat(12);
+  const fullId = 'a'.repeat(64);
+
+  it('refuses bad input with a 400 naming the field', async () => {
+    const cases: [unknown, string][] = [
+      [{}, 'containers: '],
+      [{ containers: [{ id: 'x', fullId, pid: 1 }] }, 'containers.0.id: Must be a 12-character'],
+      [{ containers: [{ id, fullId: '../../etc', pid: 1 }] }, 'containers.0.fullId: Must be a 64'],
+      [{ containers: [{ id, fullId, pid: -1 }] }, 'containers.0.pid: '],
+      [
+        { containers: Array.from({ length: 2001 }, () => ({ id, fullId, pid: 1 })) },
+        'containers: At most 2000',
+      ],
+    ];
+    for (const [body, start] of cases) {
+      try {
+        await statsHandler?.(body);
+        throw new Error('the request was accepted');
+      } catch (err) {
+        expect(err).toBeInstanceOf(AgentRequestError);
+        const { status, message } = err as AgentRequestError;
+        expect(status).toBe(400);
+        expect(message.startsWith(start), `${message} (expected ${start}…)`).toBe(true);
+      }
+    }
+  });
+
+  it('leaves out a container whose files are not visible here (Berth asks the API for it)', async () => {
+    // PID 1's cgroup does not name this container: never read as if it were.
+    expect(await statsHandler?.({ containers: [{ id, fullId, pid: 1 }] })).toEqual({ samples: [] });
+  });
+});

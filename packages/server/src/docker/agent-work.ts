@@ -1,9 +1,12 @@
 import {
   AGENT_API_PATHS,
   AGENT_URL_SCHEME,
+  agentContainerStatsAnswerSchema,
   agentHostMetricsSchema,
   agentHttpProbeResultSchema,
   type AgentCapability,
+  type AgentContainerStatsAnswer,
+  type AgentContainerStatsRequest,
   type AgentHostMetrics,
   type AgentHttpProbeRequest,
   type AgentHttpProbeResult,
@@ -14,6 +17,8 @@ import type { AgentTunnels } from './agent-tunnels.js';
 export const PROBE_ANSWER_MARGIN_MS = 5000;
 /** A host-metrics read: /proc, statfs and, once, the engine's Info. */
 const HOST_METRICS_TIMEOUT_MS = 10_000;
+/** A stats read of a whole host's containers from files (a few ms per hundred). */
+const CONTAINER_STATS_TIMEOUT_MS = 5000;
 
 /**
  * Work that runs next to an agent host's engine (decision 023), for the modules that would
@@ -62,6 +67,20 @@ export class AgentWork {
       timeoutMs: HOST_METRICS_TIMEOUT_MS,
     });
     return checked(agentHostMetricsSchema, answer);
+  }
+
+  /** Raw counters of the containers whose cgroup files the agent could read. */
+  async containerStats(
+    agentId: string,
+    containers: AgentContainerStatsRequest['containers'],
+  ): Promise<AgentContainerStatsAnswer> {
+    const answer = await this.tunnels.request(agentId, {
+      method: 'POST',
+      path: AGENT_API_PATHS.containerStats,
+      body: { containers },
+      timeoutMs: CONTAINER_STATS_TIMEOUT_MS,
+    });
+    return checked(agentContainerStatsAnswerSchema, answer);
   }
 }
 

@@ -82,7 +82,8 @@ describe('HTTP health checks of an agent host run on its agent', () => {
         // Plain HTTP beyond loopback: this test's veth pair stands for the network.
         BERTH_AGENT_INSECURE: '1',
       },
-      ['ip', 'netns', 'exec', ns],
+      // nsenter changes the network only (ip netns exec also remounts /sys, hiding the cgroups).
+      ['nsenter', `--net=/var/run/netns/${ns}`, '--'],
     );
     agent = running;
     const listed = async () => {
@@ -165,6 +166,26 @@ describe('HTTP health checks of an agent host run on its agent', () => {
     );
     expect(healthy.last_error_message).toBeNull();
     expect(healthy.consecutive_successes).toBeGreaterThanOrEqual(1);
+  });
+
+  it("reads the agent host's container stats from its cgroup files, on the agent", async () => {
+    const { monitor } = t.app.services;
+    monitor.demandStats('agent-test', true);
+    try {
+      const stats = await waitFor(
+        'two stats passes through the agent',
+        () => {
+          if (monitor.statsSourceOf(host.id, containerId) !== 'agent') return undefined;
+          const s = monitor.containerStats(host.id, containerId);
+          return s !== undefined && s.memory_usage > 0 ? s : undefined;
+        },
+        20_000,
+      );
+      expect(stats.memory_limit).toBeGreaterThan(0);
+      expect(stats.cpu_percent).toBeGreaterThanOrEqual(0);
+    } finally {
+      monitor.demandStats('agent-test', false);
+    }
   });
 
   it("measures the agent host's engine data filesystem for disk alerts", async () => {

@@ -58,7 +58,11 @@ export class HostSupervisor {
     private host: SupervisedHost,
     private readonly ctx: SupervisorContext,
   ) {
-    this.stats = new HostStatsCollector(ctx.statsSource, () => this.totalMemory);
+    this.stats = new HostStatsCollector(
+      ctx.statsSource,
+      () => this.totalMemory,
+      () => ctx.agentStats?.(this.host.id) ?? null,
+    );
     this.containers = new ContainerPicture(() => this.host);
     this.sync = new ContainerSync(
       () => this.host,

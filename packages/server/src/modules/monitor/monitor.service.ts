@@ -5,7 +5,12 @@ import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
 import type { EngineTarget, HostsService } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
-import type { ContainerStats, StatsSource } from '../stats/index.js';
+import type {
+  ContainerStats,
+  RemoteFileSamples,
+  StatsOrigin,
+  StatsSource,
+} from '../stats/index.js';
 import { measureEngineDisk } from './engine-disk.js';
 import type {
   ContainerSnapshot,
@@ -36,6 +41,8 @@ export interface MonitorDeps {
    * the host has no such agent, and Berth measures what it can itself.
    */
   agentDisk?: (hostUrl: string) => Promise<EngineDisk> | null;
+  /** The reader of a host's container files on its agent; null: Berth reads or asks the API. */
+  agentStats?: (hostUrl: string) => RemoteFileSamples | null;
 }
 
 /** Without a browser watching, stats are sampled this often at most (states stay exact). */
@@ -122,7 +129,7 @@ export class MonitorService implements Fleet {
   }
 
   /** Where the container's last stats sample came from (files or the Engine API). */
-  statsSourceOf(hostId: string, containerId: string): 'files' | 'api' | undefined {
+  statsSourceOf(hostId: string, containerId: string): StatsOrigin | undefined {
     return this.supervisors.get(hostId)?.stats.sourceOf(containerId);
   }
 
@@ -215,6 +222,7 @@ export class MonitorService implements Fleet {
     const sup = new HostSupervisor(target, {
       log: this.deps.log,
       statsSource: this.deps.statsSource,
+      agentStats: (id) => this.deps.agentStats?.(this.urls.get(id) ?? '') ?? null,
       timeoutMs: () => this.deps.settings.get().connection_timeout * 1000,
       record: (event) => this.deps.events.record(event),
       saveFacts: (id, facts) => this.deps.hosts.saveEngineFacts(id, facts),

@@ -2,7 +2,7 @@ import type { HostStatus } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventInput } from '../events/index.js';
 import type { EngineTarget } from '../hosts/index.js';
-import type { StatsSource } from '../stats/index.js';
+import type { RemoteFileSamples, StatsSource } from '../stats/index.js';
 import type { FleetEventMap } from './fleet.js';
 
 // What a HostSupervisor is given: the host it watches and what it may call back into.
@@ -23,6 +23,8 @@ export interface EngineFacts {
 export interface SupervisorContext {
   log: FastifyBaseLogger;
   statsSource: StatsSource;
+  /** The host's agent reads its containers' files, when it can (decision 023). */
+  agentStats?: (hostId: string) => RemoteFileSamples | null;
   /** Request timeout towards the engine (connection_timeout setting). */
   timeoutMs: () => number;
   record: (event: EventInput) => Promise<unknown>;

@@ -49,3 +49,50 @@ describe('HostStatsCollector over the Engine API', () => {
     expect(collector.statsOf('c39')).toBeDefined();
   });
 });
+
+describe("HostStatsCollector with the host's agent reading files", () => {
+  const sample = (cpuMs: number, atMs: number) => ({
+    atNs: BigInt(atMs) * 1_000_000n,
+    cpuNs: BigInt(cpuMs) * 1_000_000n,
+    memoryBytes: 100,
+    memoryLimit: 1000,
+    rxBytes: 0,
+    txBytes: 0,
+  });
+
+  it("takes the agent's samples and asks the API only for what it left out, or for all when it fails", async () => {
+    const engine = countingEngine();
+    let at = 0;
+    let failing = false;
+    const collector = new HostStatsCollector(
+      'auto',
+      () => 1024,
+      () => () => {
+        if (failing) return Promise.reject(new Error('The agent is not connected'));
+        at += 1000;
+        return Promise.resolve(new Map([['c0', sample(at / 2, at)]]));
+      },
+    );
+    const pass = async () => {
+      const state = { done: false };
+      const running = collector
+        .collect(engine.engine, targets(2))
+        .finally(() => (state.done = true));
+      while (!state.done) {
+        engine.answerAll();
+        await nextTurn();
+      }
+      return running;
+    };
+    await expect(pass()).resolves.toEqual({ failed: 0 });
+    expect(collector.sourceOf('c0')).toBe('agent');
+    expect(collector.sourceOf('c1')).toBe('api');
+    expect(engine.started()).toBe(1);
+    await pass();
+    expect(collector.statsOf('c0')?.cpu_percent).toBe(50); // Δcpu / Δwall of the agent's clock
+    failing = true;
+    await pass();
+    expect(collector.sourceOf('c0')).toBe('api');
+    expect(collector.statsOf('c0')?.cpu_percent).toBe(0); // no rate across two sources
+  });
+});

@@ -1,24 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { CgroupReader, type CgroupTarget } from '@berth/agent/cgroup-files';
 import type { Engine } from '../../docker/index.js';
 import { sampleFromEngineStats, type EngineStatsJson } from './api-sample.js';
-import {
-  locateCgroup,
-  parseMountinfo,
-  readCgroupSample,
-  type CgroupLocation,
-  type CgroupMounts,
-} from './cgroup-files.js';
 import { SparklineSet } from './ring-buffer.js';
 import { computeStats, type ContainerStats, type RawSample } from './stats-sample.js';
 
 /** auto: files when the container's processes are visible here, else the Engine API. */
 export type StatsSource = 'auto' | 'files' | 'api';
+/** Where a sample came from: files read here, files read by the host's agent, the API. */
+export type StatsOrigin = 'files' | 'agent' | 'api';
 
-export interface StatsTarget {
-  id: string;
-  fullId: string;
-  pid: number;
-}
+export type StatsTarget = CgroupTarget;
+
+/**
+ * File samples read elsewhere: by the agent next to the host's engine (decision 023). Keyed
+ * by short id; a container missing from the answer is read through the Engine API.
+ */
+export type RemoteFileSamples = (targets: StatsTarget[]) => Promise<Map<string, RawSample>>;
 
 /** API reads in flight per engine: enough for a 2 s cadence without flooding dockerd. */
 const API_CONCURRENCY = 16;
@@ -27,18 +24,6 @@ const API_TIMEOUT_MS = 5000;
 const FILE_READS_BETWEEN_YIELDS = 25;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-let cachedMounts: CgroupMounts | null | undefined;
-function hostCgroupMounts(): CgroupMounts | null {
-  if (cachedMounts === undefined) {
-    try {
-      cachedMounts = parseMountinfo(readFileSync('/proc/self/mountinfo', 'utf8'));
-    } catch {
-      cachedMounts = null;
-    }
-  }
-  return cachedMounts;
-}
-
 /**
  * Live stats of one engine's running containers, collected the cheapest exact way
  * (docs/decisions/005): cgroup and /proc files when visible, one-shot API reads otherwise.
@@ -46,14 +31,16 @@ function hostCgroupMounts(): CgroupMounts | null {
  */
 export class HostStatsCollector {
   private readonly previous = new Map<string, RawSample>();
-  private readonly locations = new Map<string, CgroupLocation>();
+  private readonly files = new CgroupReader();
   private readonly latest = new Map<string, ContainerStats>();
-  private readonly sources = new Map<string, 'files' | 'api'>();
+  private readonly sources = new Map<string, StatsOrigin>();
   readonly sparklines = new Map<string, SparklineSet>();
 
   constructor(
     private readonly source: StatsSource,
     private readonly machineMemory: () => number,
+    /** The host's agent reads its files, when it can (null: read them here or ask the API). */
+    private readonly remoteFiles: () => RemoteFileSamples | null = () => null,
   ) {}
 
   /** Takes one sample of every target; containers that are gone are forgotten. */
@@ -62,12 +49,22 @@ export class HostStatsCollector {
     for (const id of [...this.latest.keys()]) if (!wanted.has(id)) this.forget(id);
     const viaApi: StatsTarget[] = [];
     let failed = 0;
-    for (let i = 0; i < targets.length; i++) {
+    const remote = this.source === 'api' ? null : this.remoteFiles();
+    if (remote !== null) {
+      // The agent's reading, or the API for what it could not read (or when it failed).
+      const samples = await remote(targets).catch(() => new Map<string, RawSample>());
+      for (const target of targets) {
+        const sample = samples.get(target.id);
+        if (sample === undefined) viaApi.push(target);
+        else this.record(target.id, sample, 'agent');
+      }
+    }
+    for (let i = 0; remote === null && i < targets.length; i++) {
       // Reads are synchronous (a few µs each, five per container): a pass over 300 containers
       // would hold every request for tens of milliseconds, so it lets them in between.
       if (i > 0 && i % FILE_READS_BETWEEN_YIELDS === 0) await yieldToRequests();
       const target = targets[i] as StatsTarget;
-      const sample = this.source === 'api' ? null : this.readFiles(target);
+      const sample = this.source === 'api' ? null : this.files.read(target, this.machineMemory());
       if (sample === null) viaApi.push(target);
       else this.record(target.id, sample, 'files');
     }
@@ -97,19 +94,21 @@ export class HostStatsCollector {
     return this.latest.get(id);
   }
 
-  sourceOf(id: string): 'files' | 'api' | undefined {
+  sourceOf(id: string): StatsOrigin | undefined {
     return this.sources.get(id);
   }
 
   forget(id: string): void {
     this.previous.delete(id);
-    this.locations.delete(id);
+    this.files.forget(id);
     this.latest.delete(id);
     this.sources.delete(id);
     this.sparklines.delete(id);
   }
 
-  private record(id: string, sample: RawSample, source: 'files' | 'api'): void {
+  private record(id: string, sample: RawSample, source: StatsOrigin): void {
+    // Samples of two sources have different clocks and formulas: no rate across them.
+    if (this.sources.get(id) !== source) this.previous.delete(id);
     const stats = computeStats(this.previous.get(id), sample);
     this.previous.set(id, sample);
     this.latest.set(id, stats);
@@ -117,25 +116,6 @@ export class HostStatsCollector {
     let spark = this.sparklines.get(id);
     if (spark === undefined) this.sparklines.set(id, (spark = new SparklineSet()));
     spark.push(stats.cpu_percent, stats.memory_percent, stats.net_bytes_per_sec);
-  }
-
-  /** A file sample, or null when this container's files are not visible from here. */
-  private readFiles(target: StatsTarget): RawSample | null {
-    const mounts = hostCgroupMounts();
-    if (mounts === null || target.pid <= 0) return null;
-    let loc = this.locations.get(target.id);
-    if (loc?.pid !== target.pid) {
-      // A restart gives the container a new init PID: resolve again.
-      const found = locateCgroup(mounts, target.pid, target.fullId);
-      if (found === null) return null;
-      this.locations.set(target.id, (loc = found));
-    }
-    try {
-      return readCgroupSample(loc, this.machineMemory());
-    } catch {
-      this.locations.delete(target.id);
-      return null;
-    }
   }
 
   private async readApi(engine: Engine, target: StatsTarget): Promise<RawSample> {

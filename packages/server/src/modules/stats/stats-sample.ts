@@ -1,24 +1,6 @@
-/**
- * One raw reading of a container's counters, whatever the source (cgroup files or the
- * Engine API). Rates and percentages come from two consecutive samples.
- */
-export interface RawSample {
-  /** Monotonic wall clock of the reading, in nanoseconds. */
-  atNs: bigint;
-  /** Cumulative CPU time of the container, nanoseconds. */
-  cpuNs: bigint;
-  /** Cumulative CPU time of the whole machine, nanoseconds (API samples only). */
-  systemCpuNs?: bigint | undefined;
-  /** CPUs the container may use (for the API formula). */
-  onlineCpus?: number | undefined;
-  /** Working set: usage minus inactive file cache, bytes. */
-  memoryBytes: number;
-  /** The memory limit, or the machine's memory when unlimited. */
-  memoryLimit: number;
-  /** Cumulative bytes over every interface except lo. */
-  rxBytes: number;
-  txBytes: number;
-}
+import type { RawSample } from '@berth/agent/cgroup-files';
+
+export type { RawSample };
 
 export interface ContainerStats {
   cpu_percent: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleFromEngineStats } from './api-sample.js';
-import { parseMountinfo, parseNetDev, parseProcCgroup } from './cgroup-files.js';
+import { parseMountinfo, parseNetDev, parseProcCgroup } from '@berth/agent/cgroup-files';
 import { SparklineSet } from './ring-buffer.js';
 import { computeStats, type RawSample } from './stats-sample.js';
 

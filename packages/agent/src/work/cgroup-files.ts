@@ -1,6 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RawSample } from './stats-sample.js';
+
+// Container counters from the cgroup and /proc files (decision 005): Berth reads them for the
+// engines on its own machine, and an agent for its host's engine (decision 023), with this one
+// copy of the code.
+
+/**
+ * One raw reading of a container's counters, whatever the source (cgroup files or the
+ * Engine API). Rates and percentages come from two consecutive samples.
+ */
+export interface RawSample {
+  /** Monotonic wall clock of the reading, in nanoseconds. */
+  atNs: bigint;
+  /** Cumulative CPU time of the container, nanoseconds. */
+  cpuNs: bigint;
+  /** Cumulative CPU time of the whole machine, nanoseconds (API samples only). */
+  systemCpuNs?: bigint | undefined;
+  /** CPUs the container may use (for the API formula). */
+  onlineCpus?: number | undefined;
+  /** Working set: usage minus inactive file cache, bytes. */
+  memoryBytes: number;
+  /** The memory limit, or the machine's memory when unlimited. */
+  memoryLimit: number;
+  /** Cumulative bytes over every interface except lo. */
+  rxBytes: number;
+  txBytes: number;
+}
 
 /** Where one container's counters live, resolved from /proc/<pid>/cgroup. */
 export interface CgroupLocation {
@@ -144,4 +169,61 @@ export function readCgroupSample(
     rxBytes: net.rx,
     txBytes: net.tx,
   };
+}
+
+let cachedMounts: CgroupMounts | null | undefined;
+/** The cgroup mounts this process sees (read once): where the counters' directories are. */
+export function ownCgroupMounts(): CgroupMounts | null {
+  if (cachedMounts === undefined) {
+    try {
+      cachedMounts = parseMountinfo(readFileSync('/proc/self/mountinfo', 'utf8'));
+    } catch {
+      cachedMounts = null;
+    }
+  }
+  return cachedMounts;
+}
+
+/** A running container as its engine describes it: short id, full id, init PID. */
+export interface CgroupTarget {
+  id: string;
+  fullId: string;
+  pid: number;
+}
+
+/**
+ * Samples containers from their files, keeping each one's location until its init PID
+ * changes (a restart) or a read fails.
+ */
+export class CgroupReader {
+  private readonly locations = new Map<string, CgroupLocation>();
+
+  constructor(
+    private readonly mounts: () => CgroupMounts | null = ownCgroupMounts,
+    /** The /proc whose PIDs the engine reports (the host's, for an agent in a container). */
+    private readonly procRoot = '/proc',
+  ) {}
+
+  /** A file sample, or null when this container's files are not visible from here. */
+  read(target: CgroupTarget, machineMemory: number): RawSample | null {
+    const mounts = this.mounts();
+    if (mounts === null || target.pid <= 0) return null;
+    let loc = this.locations.get(target.id);
+    if (loc?.pid !== target.pid) {
+      // A restart gives the container a new init PID: resolve again.
+      const found = locateCgroup(mounts, target.pid, target.fullId, this.procRoot);
+      if (found === null) return null;
+      this.locations.set(target.id, (loc = found));
+    }
+    try {
+      return readCgroupSample(loc, machineMemory, this.procRoot);
+    } catch {
+      this.locations.delete(target.id);
+      return null;
+    }
+  }
+
+  forget(id: string): void {
+    this.locations.delete(id);
+  }
 }
