@@ -1,6 +1,8 @@
 import {
   deleteHostResponseSchema,
+  enrollmentTokenResponseSchema,
   hostSchema,
+  rotateAgentSecretResponseSchema,
   tagsResponseSchema,
   testConnectionResponseSchema,
   type HostPayloadInput,
@@ -66,3 +68,21 @@ export function usePatchHostTags() {
 }
 
 export const useHostDetail = (hostId: string) => useQuery(hostDetailQueryOptions(hostId));
+
+/** A one-time token an agent trades for its secret (valid 1 hour). */
+export function useCreateEnrollmentToken() {
+  return useMutation({
+    mutationFn: () =>
+      api('/agents/enrollment-tokens', enrollmentTokenResponseSchema, { method: 'POST' }),
+  });
+}
+
+/** A new secret for a connected agent; it stays connected. */
+export function useRotateAgentSecret() {
+  return useMutation({
+    mutationFn: (hostId: string) =>
+      api(`/hosts/${hostId}/agent/rotate-secret`, rotateAgentSecretResponseSchema, {
+        method: 'POST',
+      }),
+  });
+}

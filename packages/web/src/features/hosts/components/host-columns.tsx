@@ -1,11 +1,12 @@
 import type { Alert, Host } from '@berth/contracts';
 import { createColumnHelper } from '@tanstack/react-table';
-import { Eye, Lock, LockOpen, Pencil, Trash2 } from 'lucide-react';
+import { Eye, KeyRound, Lock, LockOpen, Pencil, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { HostUptime } from '@/components/host-uptime';
 import { formatPercent } from '@/lib/format';
 import { selectColumn } from '@/components/data-table';
 import { HostStatusBadge, TagChips } from '@/components/host-status';
+import { ConnectionBadge, INSECURE_AGENT_TEXT, isAgentHost } from './connection';
 
 const col = createColumnHelper<Host>();
 const TAGS_SHOWN = 2;
@@ -13,6 +14,8 @@ const TAGS_SHOWN = 2;
 export interface HostRowActions {
   edit: (host: Host) => void;
   remove: (host: Host) => void;
+  /** Gives an agent host's agent a new secret (after a confirm). */
+  rotateSecret: (host: Host) => void;
   /** Absent when simplified workflow is on (the row opens the host instead). */
   view?: (host: Host) => void;
 }
@@ -55,7 +58,21 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
     selectColumn<Host>('hosts'),
     col.accessor('status', {
       header: 'Status',
-      cell: (c) => <HostStatusBadge status={c.getValue()} />,
+      cell: (c) => {
+        const h = c.row.original;
+        // An agent's refusal (an incompatible version) is why it is offline: said right here.
+        const why = isAgentHost(h) && h.status !== 'online' ? h.error : null;
+        return (
+          <div className="max-w-40">
+            <HostStatusBadge status={c.getValue()} />
+            {why !== null && (
+              <div className="mt-0.5 line-clamp-2 text-xs text-red-300" title={why}>
+                {why}
+              </div>
+            )}
+          </div>
+        );
+      },
     }),
     col.accessor('name', {
       header: 'Hostname',
@@ -63,14 +80,18 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
         const h = c.row.original;
         const secure = h.security_status === 'secure' || h.url.startsWith('https://');
         const Icon = secure ? Lock : LockOpen;
+        const insecureAgent = isAgentHost(h) && h.security_status === 'insecure';
         return (
           <div className="min-w-0">
             <div className="flex items-center gap-1.5 font-medium text-white">
               <Icon
                 className={secure ? 'h-3.5 w-3.5 text-emerald-400' : 'h-3.5 w-3.5 text-amber-400'}
                 aria-label={secure ? 'Secure' : 'Insecure'}
-              />
+              >
+                {insecureAgent && <title>{INSECURE_AGENT_TEXT}</title>}
+              </Icon>
               {h.name}
+              <ConnectionBadge host={h} />
             </div>
             <TagChips tags={h.tags} max={TAGS_SHOWN} />
           </div>
@@ -143,6 +164,17 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
           >
             <Pencil className="h-4 w-4" />
           </button>
+          {isAgentHost(c.row.original) && (
+            <button
+              type="button"
+              aria-label={`Rotate secret of ${c.row.original.name}`}
+              title="Rotate secret"
+              onClick={() => actions.rotateSecret(c.row.original)}
+              className="rounded p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white"
+            >
+              <KeyRound className="h-4 w-4" />
+            </button>
+          )}
           <button
             type="button"
             aria-label={`Delete ${c.row.original.name}`}

@@ -12,6 +12,7 @@ import { useHostDetail } from '../api/hosts-api';
 import { HostEventsTab } from './host-events-tab';
 import { HostRecentEvents } from './host-recent-events';
 import { HostTagsEditor } from './host-tags-editor';
+import { connectionLabel } from './connection';
 
 const TABS = [
   { value: 'overview', label: 'Overview' },
@@ -83,6 +84,9 @@ function ModalBody({ host }: { host: Host }) {
               <Section title="Host Information">
                 <dl>
                   <InfoRow label="Address">{host.url}</InfoRow>
+                  <InfoRow label="Connection">
+                    <span data-testid="modal-connection-type">{connectionLabel(host)}</span>
+                  </InfoRow>
                   <InfoRow label="Uptime">
                     <HostUptime host={host} detailed />
                   </InfoRow>

@@ -1,5 +1,6 @@
 import type { Host } from '@berth/contracts';
-import { Maximize2, Pencil, ShieldAlert, ShieldCheck } from 'lucide-react';
+import { KeyRound, Maximize2, Pencil, ShieldAlert, ShieldCheck } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { HostStatusBadge } from '@/components/host-status';
 import { InfoRow, PerfTile, Section } from '@/components/detail-section';
@@ -11,6 +12,8 @@ import { useHostDetail } from '../api/hosts-api';
 import { HostContainersCard } from './host-containers-card';
 import { HostRecentEvents } from './host-recent-events';
 import { HostTagsEditor } from './host-tags-editor';
+import { connectionLabel, InsecureAgentWarning, isAgentHost } from './connection';
+import { RotateSecretDialog } from './rotate-secret-dialog';
 
 const DRAWER_WIDTH = 600;
 
@@ -71,8 +74,26 @@ export function HostDrawer({
   );
 }
 
+/** The Security row: TLS or not; for an agent, its own connection (wss or ws). */
+function Security({ host }: { host: Host }) {
+  if (isAgentHost(host) && host.security_status === 'insecure') return <InsecureAgentWarning />;
+  if (isAgentHost(host) && host.security_status === 'unknown')
+    return <span className="text-slate-400">Not connected yet</span>;
+  return isSecure(host) ? (
+    <span className="inline-flex items-center gap-1 text-emerald-300">
+      <ShieldCheck className="h-4 w-4" /> Secure (TLS)
+    </span>
+  ) : (
+    <span className="inline-flex items-center gap-1 text-amber-300">
+      <ShieldAlert className="h-4 w-4" /> Docker API traffic is not encrypted. Enable TLS for
+      production use.
+    </span>
+  );
+}
+
 function DrawerBody({ host }: { host: Host }) {
-  const secure = isSecure(host);
+  const [rotating, setRotating] = useState(false);
+  const agent = isAgentHost(host);
   return (
     <div data-testid="host-drawer">
       <Section title="Connection">
@@ -87,20 +108,24 @@ function DrawerBody({ host }: { host: Host }) {
             {host.error !== null && <div className="text-xs text-red-300">{host.error}</div>}
           </InfoRow>
           <InfoRow label="Endpoint">{host.url}</InfoRow>
+          <InfoRow label="Type">
+            <span data-testid="drawer-connection-type">{connectionLabel(host)}</span>
+            {agent && (
+              <Button
+                size="xs"
+                variant="secondary"
+                className="ml-3"
+                onClick={() => setRotating(true)}
+              >
+                <KeyRound className="h-3.5 w-3.5" /> Rotate secret
+              </Button>
+            )}
+          </InfoRow>
           <InfoRow label="Port">
-            {host.url.startsWith('unix://') ? '—' : defaultPort(host.url)}
+            {host.url.startsWith('unix://') || agent ? '—' : defaultPort(host.url)}
           </InfoRow>
           <InfoRow label="Security">
-            {secure ? (
-              <span className="inline-flex items-center gap-1 text-emerald-300">
-                <ShieldCheck className="h-4 w-4" /> Secure (TLS)
-              </span>
-            ) : (
-              <span className="inline-flex items-center gap-1 text-amber-300">
-                <ShieldAlert className="h-4 w-4" /> Docker API traffic is not encrypted. Enable TLS
-                for production use.
-              </span>
-            )}
+            <Security host={host} />
           </InfoRow>
         </dl>
       </Section>
@@ -164,6 +189,7 @@ function DrawerBody({ host }: { host: Host }) {
           view all events for this host
         </Link>
       </Section>
+      {rotating && <RotateSecretDialog host={host} onClose={() => setRotating(false)} />}
     </div>
   );
 }

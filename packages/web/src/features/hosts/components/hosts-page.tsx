@@ -17,6 +17,7 @@ import { BulkTagBar } from './bulk-tag-bar';
 import { DeleteHostDialog } from './delete-host-dialog';
 import { HostFormDialog } from './host-form-dialog';
 import { HostsTable } from './hosts-table';
+import { RotateSecretDialog } from './rotate-secret-dialog';
 
 /** Hosts whose name, URL or tags contain the search text. */
 function matches(host: Host, search: string): boolean {
@@ -32,12 +33,14 @@ export function HostsPage() {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Host | null | 'new'>(null);
   const [deleting, setDeleting] = useState<Host | null>(null);
+  const [rotating, setRotating] = useState<Host | null>(null);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [params, setParams] = useSearchParams();
   const actions = useMemo(
     () => ({
       edit: (h: Host) => setEditing(h),
       remove: (h: Host) => setDeleting(h),
+      rotateSecret: (h: Host) => setRotating(h),
       ...(simplified ? {} : { view: (h: Host) => panels.openHost(h.id) }),
     }),
     [simplified, panels],
@@ -121,6 +124,9 @@ export function HostsPage() {
         />
       )}
       {deleting !== null && <DeleteHostDialog host={deleting} onClose={() => setDeleting(null)} />}
+      {rotating !== null && (
+        <RotateSecretDialog host={rotating} onClose={() => setRotating(null)} />
+      )}
     </>
   );
 }
