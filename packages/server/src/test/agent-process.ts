@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -9,37 +8,43 @@ const AGENT_MAIN = `${agentDir}dist/main.js`;
 
 /**
  * Builds the agent's dist from its sources, so a test runs the code it is checking; and the
- * contracts' dist it imports at run time when a contracts source is newer than its output
- * (under the lock every build of a shared dist holds, which an e2e run may hold for minutes).
+ * contracts' dist it imports at run time. Each only when a source is newer than its output,
+ * under the lock every build of a shared dist holds (which an e2e run may hold for minutes):
+ * test files run two at a time, and one rewriting the agent's dist while another spawns an
+ * agent from it would hand that agent half-written files.
  */
 export function buildAgent(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const build = (dir: string) =>
-    execFileSync(process.execPath, [tsc, '-p', `${dir}tsconfig.build.json`], { stdio: 'inherit' });
-  if (contractsStale()) {
-    execFileSync(
-      'flock',
-      ['/tmp/berth-dist.lock', process.execPath, tsc, '-p', `${contractsDir}tsconfig.build.json`],
-      {
-        stdio: 'inherit',
-      },
-    );
+  for (const dir of [contractsDir, agentDir]) {
+    const script = ['-e', BUILD_IF_STALE, tsc, dir];
+    // Checked before the lock, so a fresh dist never waits on a build elsewhere; and again
+    // under it, since another file may have built it while this one waited.
+    try {
+      execFileSync(process.execPath, [...script, 'check'], { stdio: 'ignore' });
+      continue;
+    } catch {
+      execFileSync('flock', [LOCK, process.execPath, ...script, 'build'], { stdio: 'inherit' });
+    }
   }
-  build(agentDir);
 }
 
+const LOCK = '/tmp/berth-dist.lock';
 const contractsDir = `${agentDir}../contracts/`;
 
-function contractsStale(): boolean {
-  const mtime = (path: string) => (existsSync(path) ? statSync(path).mtimeMs : 0);
-  return readdirSync(`${contractsDir}src`)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-    .some(
-      (f) =>
-        mtime(`${contractsDir}src/${f}`) >
-        mtime(`${contractsDir}dist/${f.replace(/\.ts$/, '.js')}`),
-    );
-}
+/**
+ * `node -e` this with tsc's path, a package's folder and `check` (exit 1 when a source is
+ * newer than its output in dist/) or `build` (build it then).
+ */
+const BUILD_IF_STALE = `
+const [tsc, dir, mode] = process.argv.slice(1);
+const { existsSync, readdirSync, statSync } = require('node:fs');
+const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
+const stale = readdirSync(dir + 'src', { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+  .some((f) => mtime(dir + 'src/' + f) > mtime(dir + 'dist/' + f.replace(/[.]ts$/, '.js')));
+if (stale && mode === 'check') process.exit(1);
+if (stale) require('node:child_process').execFileSync(process.execPath, [tsc, '-p', dir + 'tsconfig.build.json'], { stdio: 'inherit' });
+`;
 
 export interface AgentProcess {
   child: ChildProcess;
