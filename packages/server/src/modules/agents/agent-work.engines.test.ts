@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probe } from '@berth/agent/http-probe';
 import type {
+  AlertListResponse,
+  AlertRule,
   Container,
   DiskAvailability,
   EnrollmentTokenResponse,
@@ -24,9 +26,10 @@ import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
-// Decision 023: an agent host's HTTP checks run on its agent. The agent runs in a network
-// namespace of its own, joined to Berth by a veth pair only, and the check's target listens
-// on that namespace's loopback: reachable from the agent's side, never from Berth's process.
+// Decision 023: an agent host's HTTP checks, container stats and disk figure come from its
+// agent. The agent runs in a network namespace of its own, joined to Berth by a veth pair only,
+// and the check's target listens on that namespace's loopback: reachable from the agent's
+// side, never from Berth's process.
 
 const hex = randomBytes(3).toString('hex');
 const ns = `berth-hc-${hex}`;
@@ -37,7 +40,7 @@ const targetPort = randomInt(20_000, 30_000);
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
 const plain = rigEngine('plain');
 
-describe('HTTP health checks of an agent host run on its agent', () => {
+describe('work next to the engine runs on the agent: health checks, container stats, disk', () => {
   let t: TestApp;
   let api: ReturnType<typeof apiClient>;
   let agent: AgentProcess | undefined;
@@ -188,18 +191,48 @@ describe('HTTP health checks of an agent host run on its agent', () => {
     }
   });
 
-  it("measures the agent host's engine data filesystem for disk alerts", async () => {
-    const availability = (await api.get<DiskAvailability>('/alerts/disk-availability')).body;
-    expect(availability.hosts.find((h) => h.host_id === host.id)).toMatchObject({
-      available: true,
-      reason: null,
-    });
-    const disk = await t.app.services.monitor.engineDisk(host.id);
-    const root = dockerCli(plain, ['info', '-f', '{{.DockerRootDir}}']);
-    const fs = statfsSync(root);
-    const used = fs.blocks - fs.bfree;
-    const here = Math.round((used / (used + fs.bavail)) * 1000) / 10;
-    expect(disk).toMatchObject({ path: root });
-    expect(Math.abs(('percent' in disk ? disk.percent : -100) - here)).toBeLessThan(2);
-  });
+  it(
+    "measures the agent host's engine data filesystem for disk alerts",
+    { timeout: 60_000 },
+    async () => {
+      const availability = (await api.get<DiskAvailability>('/alerts/disk-availability')).body;
+      expect(availability.hosts.find((h) => h.host_id === host.id)).toMatchObject({
+        available: true,
+        reason: null,
+      });
+      const disk = await t.app.services.monitor.engineDisk(host.id);
+      const root = dockerCli(plain, ['info', '-f', '{{.DockerRootDir}}']);
+      const fs = statfsSync(root);
+      const used = fs.blocks - fs.bfree;
+      const here = Math.round((used / (used + fs.bavail)) * 1000) / 10;
+      expect(disk).toMatchObject({ path: root });
+      expect(Math.abs(('percent' in disk ? disk.percent : -100) - here)).toBeLessThan(2);
+
+      // A disk_low rule on the agent host opens its alert from the agent's figure.
+      const rule = (
+        await api.post<AlertRule>('/alerts/rules', {
+          name: `disk-${hex}`,
+          severity: 'warning',
+          scope: 'host',
+          kind: 'disk_low',
+          threshold: 0.1,
+          duration_seconds: 1,
+          occurrences: 1,
+          host_selector_json: { include: [host.id] },
+        })
+      ).body;
+      expect(rule.unavailable_hosts).toEqual([]);
+      const alerts = await waitFor(
+        'the disk alert',
+        async () => {
+          const open = (await api.get<AlertListResponse>(`/alerts/?rule_id=${rule.id}`)).body
+            .alerts;
+          return open.length > 0 ? open : undefined;
+        },
+        40_000,
+      );
+      expect(alerts[0]).toMatchObject({ scope_id: host.id, kind: 'disk_low', state: 'open' });
+      expect(alerts[0]?.message).toContain(`Disk holding ${root} is `);
+    },
+  );
 });
