@@ -16,6 +16,23 @@ export interface BerthProcess {
   /** Calls the API; `method` defaults to POST with a body and GET without. */
   api: (path: string, body?: unknown, method?: string) => Promise<{ res: Response; body: unknown }>;
   stop: () => void;
+  /**
+   * Stops the server (SIGTERM) and starts it again on the same data directory and port, as an
+   * operator's restart does; resolves with when the old one had exited and the new one
+   * answered /api/health (performance.now()). The session survives it (server-side).
+   */
+  restart: () => Promise<{ exitedAt: number; readyAt: number }>;
+}
+
+async function waitForHealth(base: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
 }
 
 export async function startBerth(
@@ -24,34 +41,30 @@ export async function startBerth(
 ): Promise<BerthProcess> {
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=2', join(ROOT, 'packages/server/dist/main.js')],
-    {
-      env: {
-        ...process.env,
-        BERTH_PORT: String(port),
-        BERTH_HOST: '127.0.0.1',
-        BERTH_DATA_DIR: dataDir,
-        BERTH_ADMIN_PASSWORD: 'bench-pass-1',
-        BERTH_LOG_LEVEL: 'warn',
-        BERTH_LOCAL_SOCKET: 'none',
-        ...env,
+  const spawnServer = () =>
+    spawn(
+      process.execPath,
+      ['--max-semi-space-size=2', join(ROOT, 'packages/server/dist/main.js')],
+      {
+        env: {
+          ...process.env,
+          BERTH_PORT: String(port),
+          BERTH_HOST: '127.0.0.1',
+          BERTH_DATA_DIR: dataDir,
+          BERTH_ADMIN_PASSWORD: 'bench-pass-1',
+          BERTH_LOG_LEVEL: 'warn',
+          BERTH_LOCAL_SOCKET: 'none',
+          ...env,
+        },
+        stdio: 'inherit',
       },
-      stdio: 'inherit',
-    },
-  );
+    );
+  let child = spawnServer();
   // A benchmark that throws must not leave its server behind, polling the engines and taking
   // CPU from every run after it (one was found fifteen minutes later, skewing two runs).
   const stopOnExit = () => child.kill('SIGTERM');
   process.once('exit', stopOnExit);
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      await sleep(50);
-    }
-  }
+  await waitForHealth(base);
   let cookie = '';
   const api: BerthProcess['api'] = async (path, body, method) => {
     const res = await fetch(`${base}/api${path}`, {
@@ -69,7 +82,9 @@ export async function startBerth(
     new_password: 'bench-pass-2',
   });
   return {
-    child,
+    get child() {
+      return child;
+    },
     base,
     get cookie() {
       return cookie;
@@ -79,6 +94,17 @@ export async function startBerth(
       process.off('exit', stopOnExit);
       child.kill('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    restart: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      const exitedAt = performance.now();
+      child = spawnServer();
+      await waitForHealth(base);
+      return { exitedAt, readyAt: performance.now() };
     },
   };
 }

@@ -1,7 +1,10 @@
 // A synthetic Docker engine for benchmarks: answers the Engine API calls Berth's monitor
 // makes (ping, version, info, container list and inspect, one-shot stats, the event stream)
 // for a fixed set of running containers whose counters grow steadily.
-import { createServer, type Server } from 'node:http';
+import { rmSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { ListenOptions } from 'node:net';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 interface FakeContainer {
@@ -9,7 +12,16 @@ interface FakeContainer {
   name: string;
 }
 
-export function startFakeEngine(port: number, containers: number, label: string): Promise<Server> {
+/**
+ * A fake engine on `port`; with `socketPath`, the same engine (one set of containers) also
+ * answers on that unix socket, where an agent forwards to it (bench/agents).
+ */
+export async function startFakeEngine(
+  port: number,
+  containers: number,
+  label: string,
+  socketPath?: string,
+): Promise<Server> {
   const list: FakeContainer[] = Array.from({ length: containers }, (_, i) => ({
     id: `${label}${String(i).padStart(4, '0')}`.padEnd(64, 'a').slice(0, 64),
     name: `${label}-svc-${i}`,
@@ -87,7 +99,7 @@ export function startFakeEngine(port: number, containers: number, label: string)
     return match?.[2] === 'json' ? inspect(c) : stats(c);
   };
 
-  const server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     const path = (req.url ?? '/').replace(/^\/v1\.\d+/, '').split('?')[0] ?? '/';
     if (path === '/events') {
       // Held open: nothing happens on a synthetic engine.
@@ -102,25 +114,40 @@ export function startFakeEngine(port: number, containers: number, label: string)
         ? answer
         : JSON.stringify(answer ?? { message: 'No such container' }),
     );
-  });
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
+  };
+  const listen = (options: ListenOptions) =>
+    new Promise<Server>((resolve) => {
+      const server = createServer(handler);
+      server.listen(options, () => resolve(server));
+    });
+  if (socketPath !== undefined) {
+    rmSync(socketPath, { force: true });
+    await listen({ path: socketPath });
+  }
+  return listen({ port, host: '127.0.0.1' });
 }
+
+/** The unix socket of fake engine `i` started with a `socketDir`. */
+export const fakeEngineSocket = (socketDir: string, i: number) =>
+  join(socketDir, `engine-${i}.sock`);
 
 /**
  * `count` engines on consecutive ports, in a worker thread of their own. Fifty engines
  * answering Berth's polls share the bench's event loop otherwise, and hold up what else runs
  * on it: Playwright, and the proxy that serves a web build (bench/dashboard). GET
  * /api/containers through the proxy, one run each: p95 203 ms with the engines on the bench's
- * thread, 112 ms with them in a worker, 36 ms straight to Berth.
+ * thread, 112 ms with them in a worker, 36 ms straight to Berth. With `socketDir`, engine i
+ * also answers on fakeEngineSocket(socketDir, i).
  */
 export async function startFakeEnginesApart(
   count: number,
   firstPort: number,
   perEngine: number,
   prefix: string,
+  socketDir?: string,
 ): Promise<{ close: () => Promise<void> }> {
   const worker = new Worker(new URL('./fake-engines-worker.ts', import.meta.url), {
-    workerData: { count, firstPort, perEngine, prefix },
+    workerData: { count, firstPort, perEngine, prefix, socketDir },
   });
   await new Promise((resolve, reject) => {
     worker.once('message', resolve);

@@ -1,17 +1,23 @@
 // The body of `startFakeEnginesApart` (fake-engine.ts): starts the engines in this worker
 // thread and says when they listen.
 import { parentPort, workerData } from 'node:worker_threads';
-import { startFakeEngine } from './fake-engine.ts';
+import { fakeEngineSocket, startFakeEngine } from './fake-engine.ts';
 
-const { count, firstPort, perEngine, prefix } = workerData as {
+const { count, firstPort, perEngine, prefix, socketDir } = workerData as {
   count: number;
   firstPort: number;
   perEngine: number;
   prefix: string;
+  socketDir?: string;
 };
 await Promise.all(
   Array.from({ length: count }, (_, i) =>
-    startFakeEngine(firstPort + i, perEngine, `${prefix}${i}`),
+    startFakeEngine(
+      firstPort + i,
+      perEngine,
+      `${prefix}${i}`,
+      socketDir === undefined ? undefined : fakeEngineSocket(socketDir, i),
+    ),
   ),
 );
 parentPort?.postMessage('ready');
