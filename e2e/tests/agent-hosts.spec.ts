@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { apiFor } from '../fixtures/api.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 import { rigEngine } from '../fixtures/rig.js';
 
@@ -99,5 +100,22 @@ test.describe('agent hosts', () => {
     await expect(
       edit.getByText(/^Connection successful! Docker \S+ \(API 1\.\d+\)$/),
     ).toBeVisible();
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    // The drawer and the modal say the same, the drawer with the plain connection's warning.
+    await (
+      await apiFor(readyServer.url)
+    ).patch('/v2/user/preferences', {
+      simplified_workflow: false,
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'View edge-agent' }).click();
+    const drawer = page.getByRole('dialog', { name: 'edge-agent' });
+    await expect(drawer.getByTestId('drawer-connection-type')).toHaveText('Agent 0.1.0');
+    await expect(drawer.getByText(/connects over plain ws:\/\//)).toBeVisible();
+    await expect(drawer.getByRole('button', { name: 'Rotate secret' })).toBeVisible();
+    await page.screenshot({ path: shot('agent-host-drawer') });
+    await drawer.getByRole('button', { name: 'Expand' }).click();
+    await expect(page.getByTestId('modal-connection-type')).toHaveText('Agent 0.1.0');
   });
 });

@@ -56,17 +56,17 @@ describe('agent hosts', () => {
       },
       timeoutMs,
     );
-  const connectWith = (secret: string, headers: Record<string, string>) =>
+  const connectWith = (secret: string, headers: Record<string, string>, at = base) =>
     connectToBerth({
-      url: `${base.replace('http://', 'ws://')}/api/agents/connect`,
+      url: `${at.replace('http://', 'ws://')}/api/agents/connect`,
       headers: { authorization: agentSecretHeaderValue(secret), ...headers },
       socketPath: plainSocket(),
     });
-  const enrollByHand = async (hostName: string): Promise<AgentEnrollResponse> => {
-    const { token } = (await api.post<EnrollmentTokenResponse>('/agents/enrollment-tokens')).body;
-    const res = await fetch(`${base}/api/agents/enroll`, {
+  const enrollByHand = async (hostName: string, at = { base, api }) => {
+    const tokens = await at.api.post<EnrollmentTokenResponse>('/agents/enrollment-tokens');
+    const res = await fetch(`${at.base}/api/agents/enroll`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [AGENT_TOKEN_HEADER]: token },
+      headers: { 'content-type': 'application/json', [AGENT_TOKEN_HEADER]: tokens.body.token },
       body: JSON.stringify({ name: hostName, version: '0.1.0' }),
     });
     expect(res.status).toBe(201);
@@ -135,6 +135,38 @@ describe('agent hosts', () => {
       expect(host.security_status).toBe('insecure');
     } finally {
       fits.socket.close();
+    }
+  });
+
+  it('counts an agent behind a trusted TLS proxy (X-Forwarded-Proto: https) as secure', async () => {
+    const proxied = await buildTestApp({ BERTH_TRUST_PROXY: 'true' });
+    try {
+      await proxied.app.listen({ host: '127.0.0.1', port: 0 });
+      const address = proxied.app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('not listening');
+      const at = {
+        base: `http://127.0.0.1:${address.port}`,
+        api: apiClient(proxied.app, await signedInCookie(proxied.app)),
+      };
+      const hostName = `proxied-${randomUUID().slice(0, 8)}`;
+      const { secret } = await enrollByHand(hostName, at);
+      const through = await connectWith(
+        secret,
+        { [AGENT_PROTOCOL_HEADER]: String(AGENT_PROTOCOL), 'x-forwarded-proto': 'https' },
+        at.base,
+      );
+      try {
+        const host = await waitFor('the proxied agent online', async () => {
+          const h = (await at.api.get<Host[]>('/hosts')).body.find((x) => x.name === hostName);
+          return h?.status === 'online' ? h : undefined;
+        });
+        expect(host.connection.agent?.insecure).toBe(false);
+        expect(host.security_status).toBe('secure');
+      } finally {
+        through.socket.close();
+      }
+    } finally {
+      await proxied.close();
     }
   });
 

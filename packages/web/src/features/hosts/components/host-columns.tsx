@@ -90,7 +90,7 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
               >
                 {insecureAgent && <title>{INSECURE_AGENT_TEXT}</title>}
               </Icon>
-              {h.name}
+              <span className="whitespace-nowrap">{h.name}</span>
               <ConnectionBadge host={h} />
             </div>
             <TagChips tags={h.tags} max={TAGS_SHOWN} />
