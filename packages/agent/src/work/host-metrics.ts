@@ -42,7 +42,12 @@ export function hostMetricsReader(options: HostMetricsOptions): () => Promise<Ag
       disk = await measureDisk(dataRoot);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      disk = { unavailable: `The engine's data filesystem cannot be read by the agent: ${why}` };
+      // In the agent's image the host's data root is not mounted unless the operator says so.
+      const hint =
+        options.diskPath === null ? '; mount it read-only and set BERTH_AGENT_DISK_PATH' : '';
+      disk = {
+        unavailable: `The engine's data filesystem cannot be read by the agent: ${why}${hint}`,
+      };
     }
     return { cpu_percent: cpu, cpus, ...mem, disk };
   };

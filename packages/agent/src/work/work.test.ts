@@ -143,7 +143,9 @@ describe('GET /v1/host-metrics', () => {
     const { disk, cpus } = await noEngine();
     expect(cpus).toBeGreaterThanOrEqual(1);
     expect(disk).toMatchObject({
-      unavailable: expect.stringContaining('cannot be read by the agent'),
+      unavailable: expect.stringMatching(
+        /^The engine's data filesystem cannot be read by the agent: .*; mount it read-only and set BERTH_AGENT_DISK_PATH$/,
+      ),
     });
   });
 
