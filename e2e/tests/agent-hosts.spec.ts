@@ -118,4 +118,38 @@ test.describe('agent hosts', () => {
     await drawer.getByRole('button', { name: 'Expand' }).click();
     await expect(page.getByTestId('modal-connection-type')).toHaveText('Agent 0.1.0');
   });
+
+  test('an agent of another protocol is refused, and its host says why', async ({
+    page,
+    readyServer,
+  }) => {
+    const api = await apiFor(readyServer.url);
+    const { token } = await api.post<{ token: string }>('/agents/enrollment-tokens');
+    const enrolled = await fetch(`${readyServer.url}/api/agents/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-berth-enrollment-token': token },
+      body: JSON.stringify({ name: 'old-agent', version: '0.0.9' }),
+    });
+    const { secret } = (await enrolled.json()) as { secret: string };
+    // What an agent of protocol 0 sends when it dials (the refusal comes before any upgrade).
+    const dialled = await fetch(`${readyServer.url}/api/agents/connect`, {
+      headers: {
+        authorization: `Bearer ${secret}`,
+        'x-berth-agent-version': '0.0.9',
+        'x-berth-agent-protocol': '0',
+      },
+    });
+    expect(dialled.status).toBe(426);
+
+    await signIn(page);
+    await page.goto('/hosts');
+    const row = page.getByTestId('host-row-old-agent');
+    await expect(
+      row.getByText(
+        'Agent 0.0.9 speaks protocol 0; this Berth speaks protocol 1: update the agent',
+      ),
+    ).toBeVisible();
+    await expect(row.getByTestId('connection-type')).toHaveText('Agent 0.0.9');
+    await page.screenshot({ path: shot('agent-refused-row') });
+  });
 });

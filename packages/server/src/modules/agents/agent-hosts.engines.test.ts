@@ -24,6 +24,7 @@ import {
   type AgentProcess,
 } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
+import { captureLog } from '../../test/log-capture.js';
 import { rigEngine } from '../../test/rig.js';
 import {
   buildTestApp,
@@ -44,6 +45,7 @@ describe('agent hosts', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-agent-'));
   const name = `agent-${randomUUID().slice(0, 8)}`;
   let agent: AgentProcess | undefined;
+  let log: Record<string, unknown>[];
 
   const hostNamed = async (hostName: string) =>
     (await api.get<Host[]>('/hosts')).body.find((h) => h.name === hostName);
@@ -81,7 +83,8 @@ describe('agent hosts', () => {
 
   beforeAll(async () => {
     buildAgent();
-    t = await buildTestApp();
+    t = await buildTestApp({ BERTH_LOG_LEVEL: 'warn', BERTH_LOG_FORMAT: 'json' });
+    log = captureLog(t.app);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const address = t.app.server.address();
     if (address === null || typeof address === 'string') throw new Error('not listening');
@@ -106,6 +109,9 @@ describe('agent hosts', () => {
     await expect(old).rejects.toMatchObject({ status: 426 });
     const said = `Agent 0.0.9 speaks protocol 0; this Berth speaks protocol ${AGENT_PROTOCOL}: update the agent`;
     expect((await hostNamed(hostName))?.error).toBe(said);
+    // Logged as a warning with the reason, and never the secret.
+    expect(log.findLast((l) => l.msg === said)).toMatchObject({ level: 40, status: 426 });
+    expect(JSON.stringify(log)).not.toContain(secret);
     // No protocol at all (an agent from before protocols) is refused the same way.
     await expect(connectWith(secret, {})).rejects.toMatchObject({ status: 426 });
     expect((await hostNamed(hostName))?.error).toBe(

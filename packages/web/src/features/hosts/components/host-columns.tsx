@@ -63,10 +63,10 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
         // An agent's refusal (an incompatible version) is why it is offline: said right here.
         const why = isAgentHost(h) && h.status !== 'online' ? h.error : null;
         return (
-          <div className="max-w-40">
+          <div className="max-w-60">
             <HostStatusBadge status={c.getValue()} />
             {why !== null && (
-              <div className="mt-0.5 line-clamp-2 text-xs text-red-300" title={why}>
+              <div className="mt-0.5 line-clamp-3 text-xs text-red-300" title={why}>
                 {why}
               </div>
             )}
@@ -84,12 +84,15 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
         return (
           <div className="min-w-0">
             <div className="flex items-center gap-1.5 font-medium text-white">
-              <Icon
-                className={secure ? 'h-3.5 w-3.5 text-emerald-400' : 'h-3.5 w-3.5 text-amber-400'}
-                aria-label={secure ? 'Secure' : 'Insecure'}
-              >
-                {insecureAgent && <title>{INSECURE_AGENT_TEXT}</title>}
-              </Icon>
+              {/* An agent that never connected has no connection to call secure or not yet. */}
+              {h.security_status !== 'unknown' && (
+                <Icon
+                  className={secure ? 'h-3.5 w-3.5 text-emerald-400' : 'h-3.5 w-3.5 text-amber-400'}
+                  aria-label={secure ? 'Secure' : 'Insecure'}
+                >
+                  {insecureAgent && <title>{INSECURE_AGENT_TEXT}</title>}
+                </Icon>
+              )}
               <span className="whitespace-nowrap">{h.name}</span>
               <ConnectionBadge host={h} />
             </div>
