@@ -183,6 +183,12 @@ describe('agent hosts', () => {
     });
     expect(created.status).toBe(200);
     expect(created.body.connection).toEqual({ type: 'tcp', agent: null });
+    const direct = await api.post<{ detail: string }>(
+      `/hosts/${created.body.id}/agent/rotate-secret`,
+    );
+    expect(direct.status).toBe(400);
+    expect(direct.body.detail).toBe('This host is not connected through an agent');
+    expect((await api.post('/hosts/no-such-host/agent/rotate-secret')).status).toBe(404);
     expect((await api.delete(`/hosts/${created.body.id}`)).status).toBe(200);
     const typed = await api.post<{ detail: string }>('/hosts', {
       name: 'typed',

@@ -76,6 +76,8 @@ export interface AgentsDeps {
   store: AgentsStore;
   hosts: HostEvents & {
     createAgentHost(name: string, agentId: string, actor: { username: string }): Promise<HostRow>;
+    /** The host by id; a 404 when there is none. */
+    get(id: string): Promise<HostRow>;
   };
   tunnels: AgentTunnels;
   /** An agent's connection came up: its host should try its engine now, not at its backoff. */
@@ -189,7 +191,10 @@ export class AgentsService {
    */
   async rotateSecret(hostId: string): Promise<RotateAgentSecretResponse> {
     const agent = await this.deps.store.agentOfHost(hostId);
-    if (agent === undefined) throw badRequest('This host is not connected through an agent');
+    if (agent === undefined) {
+      await this.deps.hosts.get(hostId); // no such host: 404
+      throw badRequest('This host is not connected through an agent');
+    }
     if (!this.deps.tunnels.isConnected(agent.id)) throw conflict(MUST_BE_CONNECTED);
     const secret = newSecret();
     const next = hashOf(secret);
