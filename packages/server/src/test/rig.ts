@@ -45,6 +45,10 @@ export function rigEngine(name: RigEngine['name']): RigEngine {
   return engine;
 }
 
+/** The path of a rig engine's unix socket, as an agent's BERTH_AGENT_DOCKER_SOCKET takes it. */
+export const rigSocketPath = (name: RigEngine['name']) =>
+  rigEngine(name).socket.replace(/^unix:\/\//, '');
+
 const pem = (paths: TlsPaths) => ({
   ca: readFileSync(paths.ca, 'utf8'),
   cert: readFileSync(paths.cert, 'utf8'),

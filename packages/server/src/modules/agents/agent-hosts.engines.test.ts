@@ -24,8 +24,9 @@ import {
   type AgentProcess,
 } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
+import { listenOnLoopback } from '../../test/listen.js';
 import { captureLog } from '../../test/log-capture.js';
-import { rigEngine } from '../../test/rig.js';
+import { rigSocketPath } from '../../test/rig.js';
 import {
   buildTestApp,
   CHANGED_PASSWORD,
@@ -35,7 +36,7 @@ import {
 } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
-const plainSocket = () => rigEngine('plain').socket.replace(/^unix:\/\//, '');
+const plainSocket = () => rigSocketPath('plain');
 
 /** What the host list, Test Connection and secret rotation make of agent hosts. */
 describe('agent hosts', () => {
@@ -85,10 +86,7 @@ describe('agent hosts', () => {
     buildAgent();
     t = await buildTestApp({ BERTH_LOG_LEVEL: 'warn', BERTH_LOG_FORMAT: 'json' });
     log = captureLog(t.app);
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = t.app.server.address();
-    if (address === null || typeof address === 'string') throw new Error('not listening');
-    base = `http://127.0.0.1:${address.port}`;
+    base = await listenOnLoopback(t.app);
     api = apiClient(t.app, await signedInCookie(t.app));
   }, 180_000);
 
@@ -147,11 +145,8 @@ describe('agent hosts', () => {
   it('counts an agent behind a trusted TLS proxy (X-Forwarded-Proto: https) as secure', async () => {
     const proxied = await buildTestApp({ BERTH_TRUST_PROXY: 'true' });
     try {
-      await proxied.app.listen({ host: '127.0.0.1', port: 0 });
-      const address = proxied.app.server.address();
-      if (address === null || typeof address === 'string') throw new Error('not listening');
       const at = {
-        base: `http://127.0.0.1:${address.port}`,
+        base: await listenOnLoopback(proxied.app),
         api: apiClient(proxied.app, await signedInCookie(proxied.app)),
       };
       const hostName = `proxied-${randomUUID().slice(0, 8)}`;
@@ -257,7 +252,7 @@ describe('agent hosts', () => {
 
     // Berth restarts: the agent comes back by itself, with the new secret.
     const app = await t.restart();
-    await app.listen({ host: '127.0.0.1', port: Number(new URL(base).port) });
+    await listenOnLoopback(app, Number(new URL(base).port));
     api = apiClient(app, await login(app, CHANGED_PASSWORD));
     await Promise.race([
       waitForHost('the agent back online', (h) => h.status === 'online', 15_000),

@@ -23,7 +23,8 @@ import {
   type AgentProcess,
 } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
-import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { listenOnLoopback } from '../../test/listen.js';
+import { dockerCli, readRig, rigEngine, rigSocketPath } from '../../test/rig.js';
 import {
   buildTestApp,
   CHANGED_PASSWORD,
@@ -34,7 +35,7 @@ import {
 import { AGENT_PING_MS } from './agents.routes.js';
 import { waitFor } from '../../test/wait.js';
 
-const plainSocket = () => rigEngine('plain').socket.replace(/^unix:\/\//, '');
+const plainSocket = () => rigSocketPath('plain');
 /** What a compatible agent announces besides its secret (else it is refused with 426). */
 const compatible = { [AGENT_PROTOCOL_HEADER]: String(AGENT_PROTOCOL) };
 
@@ -82,10 +83,7 @@ describe('enrolling an agent', () => {
   beforeAll(async () => {
     buildAgent();
     t = await buildTestApp();
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = t.app.server.address();
-    if (address === null || typeof address === 'string') throw new Error('not listening');
-    base = `http://127.0.0.1:${address.port}`;
+    base = await listenOnLoopback(t.app);
     api = apiClient(t.app, await signedInCookie(t.app));
     dockerCli(rigEngine('plain'), ['create', '--name', marker, readRig().images.busybox, 'true']);
   }, 180_000);
@@ -190,7 +188,7 @@ describe('enrolling an agent', () => {
     const started = performance.now();
     const app = await t.restart();
     expect(performance.now() - started).toBeLessThan(5000);
-    await app.listen({ host: '127.0.0.1', port: Number(new URL(base).port) });
+    await listenOnLoopback(app, Number(new URL(base).port));
     api = apiClient(app, await login(app, CHANGED_PASSWORD));
     await Promise.race([waitForStatus('online', 10_000), exitedEarly(running)]);
   });
