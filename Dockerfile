@@ -34,16 +34,16 @@ RUN npm run build
 COPY deploy/assemble-app.sh /tmp/
 RUN sh /tmp/assemble-app.sh /app
 
-FROM ${BASE}
-# Kept equal to package.json's version (a test checks); a release build may pass its own.
-ARG VERSION=0.1.0
-LABEL org.opencontainers.image.title="Berth" \
-      org.opencontainers.image.description="Self-hosted dashboard for operators who run Docker engines on several hosts" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.licenses="MIT"
-# tini as PID 1 hands signals to Node and reaps; the official slim image has none. uid 1000
-# is berth (the official images' own `node` user gives way). /data is the data directory; a
-# new named volume takes its owner and mode from here.
+# The agent (packages/agent) in /agent: its build, the contracts' build and their production
+# dependencies (ws, zod), nothing of the server or the web app.
+FROM build AS agent-app
+COPY deploy/assemble-agent.sh /tmp/
+RUN sh /tmp/assemble-agent.sh /agent
+
+# What both images run on: tini as PID 1 hands signals to Node and reaps (the official slim
+# image has none), and uid 1000 is free for the image's own user (the official images' `node`
+# user gives way).
+FROM ${BASE} AS runtime
 RUN set -eu; \
     if ! command -v tini >/dev/null; then \
       apt-get update; \
@@ -51,7 +51,49 @@ RUN set -eu; \
       rm -rf /var/lib/apt/lists/*; \
     fi; \
     if id -u node >/dev/null 2>&1; then userdel --remove node; fi; \
-    if getent group node >/dev/null; then groupdel node; fi; \
+    if getent group node >/dev/null; then groupdel node; fi
+
+# The agent, for a host Berth reaches through it: `docker build --target agent -t berth-agent .`
+# (README: "Add a host through an agent"). It runs as uid 1000 and reaches the socket through
+# its group (--group-add, as Berth does); reading the host's /proc mounted at /host/proc needs
+# nothing more. It serves no port: it dials Berth. No HEALTHCHECK: whether it is connected is
+# what Berth's host list shows (offline with the reason within 10 s), an unhealthy mark restarts
+# nothing outside Swarm, and a probe process every few seconds would cost more CPU than the
+# agent itself uses idle.
+FROM runtime AS agent
+# Kept equal to packages/agent/package.json's version (a test checks).
+ARG AGENT_VERSION=0.1.0
+LABEL org.opencontainers.image.title="Berth agent" \
+      org.opencontainers.image.description="Connects a Docker host to Berth over one outbound connection, without exposing the Docker API" \
+      org.opencontainers.image.version="${AGENT_VERSION}" \
+      org.opencontainers.image.licenses="MIT"
+# /var/lib/berth-agent keeps the agent's secret; a new named volume takes its owner and mode.
+RUN set -eu; \
+    groupadd --gid 1000 berth-agent; \
+    useradd --uid 1000 --gid berth-agent --no-create-home --home-dir /var/lib/berth-agent \
+      --shell /usr/sbin/nologin berth-agent; \
+    mkdir -p /var/lib/berth-agent; \
+    chown berth-agent:berth-agent /var/lib/berth-agent; \
+    chmod 700 /var/lib/berth-agent
+COPY --from=agent-app /agent /agent
+ENV BERTH_AGENT_DATA_DIR=/var/lib/berth-agent \
+    BERTH_AGENT_HOST_PROC=/host/proc
+VOLUME /var/lib/berth-agent
+USER berth-agent
+WORKDIR /agent
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/agent/packages/agent/dist/main.js"]
+
+# Berth itself: the last stage, so `docker build .` builds it.
+FROM runtime
+# Kept equal to package.json's version (a test checks); a release build may pass its own.
+ARG VERSION=0.1.0
+LABEL org.opencontainers.image.title="Berth" \
+      org.opencontainers.image.description="Self-hosted dashboard for operators who run Docker engines on several hosts" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.licenses="MIT"
+# uid 1000 is berth. /data is the data directory; a new named volume takes its owner and mode
+# from here.
+RUN set -eu; \
     groupadd --gid 1000 berth; \
     useradd --uid 1000 --gid berth --no-create-home --home-dir /data --shell /usr/sbin/nologin berth; \
     mkdir -p /data; \

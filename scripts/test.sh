@@ -34,8 +34,9 @@ engines_pid=$!
 # Berth's image builds meanwhile too, once the main engine answers: its base from Debian
 # packages (kept by the engine between runs, scripts/base-image.sh), then the Dockerfile
 # (minutes: npm ci, compiling re2, the builds). The image test runs what it built, with
-# Debian's docker-compose on compose.yaml.
-step "Berth's image (built in the background)"
+# Debian's docker-compose on compose.yaml. The agent's image comes from the same build stage
+# (seconds; BERTH_TEST_IMAGE's REPO-agent:TAG, for the agent image test); --remove takes both.
+step "Berth's and the agent's images (built in the background)"
 image_log="$results/image.log"
 export BERTH_TEST_IMAGE="berth-test/berth:ci-$$"
 image_job() {

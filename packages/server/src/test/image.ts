@@ -46,6 +46,15 @@ export async function imageUnderTest(tag: string): Promise<ImageUnderTest> {
   return { image, dispose: () => dispose().then(() => undefined) };
 }
 
+/**
+ * The agent's image built beside `image` (scripts/build-image.sh tags it REPO-agent:TAG from the
+ * Dockerfile's `agent` target, and its --remove removes it with Berth's).
+ */
+export function agentImageOf(image: string): string {
+  const at = image.lastIndexOf(':');
+  return `${image.slice(0, at)}-agent${image.slice(at)}`;
+}
+
 /** Debian's docker-compose on the repository's compose.yaml, as project `name` in `dir`. */
 export function composeProject(name: string, dir: string) {
   return (...args: string[]) =>
