@@ -8,6 +8,7 @@ describe('the agent commands', () => {
     expect(agentRunCommand(env)).toBe(
       [
         'docker run -d --name berth-agent --restart unless-stopped',
+        '--group-add "$(stat -c %g /var/run/docker.sock)"',
         '-v /var/run/docker.sock:/var/run/docker.sock',
         '-v /proc:/host/proc:ro',
         '-v berth-agent:/var/lib/berth-agent',
@@ -33,6 +34,10 @@ describe('the agent commands', () => {
     expect(compose).toContain('    image: berth-agent\n');
     expect(compose).toContain('      - /proc:/host/proc:ro\n');
     expect(compose).toContain('      BERTH_AGENT_TOKEN: "abc_DEF-123"\n');
+    // The image runs as uid 1000: the socket's group, which the host names at `up`.
+    expect(compose).toContain(
+      '    group_add:\n      - "${DOCKER_GID:?set DOCKER_GID to what stat -c %g /var/run/docker.sock prints}"\n',
+    );
     expect(compose.endsWith('volumes:\n  berth-agent:\n')).toBe(true);
   });
 

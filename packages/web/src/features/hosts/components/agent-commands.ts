@@ -11,6 +11,12 @@ export interface AgentEnvironment {
 export const AGENT_IMAGE = 'berth-agent';
 export const AGENT_BUILD_COMMAND = `docker build --target agent -t ${AGENT_IMAGE} .`;
 
+/**
+ * The agent's image runs as uid 1000, not root: the group that owns the engine's socket lets it
+ * in (as for Berth's own container). The host's shell reads that group where the command runs.
+ */
+const SOCKET_GROUP = '"$(stat -c %g /var/run/docker.sock)"';
+
 const MOUNTS = [
   '/var/run/docker.sock:/var/run/docker.sock',
   '/proc:/host/proc:ro',
@@ -41,6 +47,7 @@ function envOf(env: AgentEnvironment): [string, string][] {
 export function agentRunCommand(env: AgentEnvironment): string {
   return [
     'docker run -d --name berth-agent --restart unless-stopped',
+    `--group-add ${SOCKET_GROUP}`,
     ...MOUNTS.map((m) => `-v ${m}`),
     ...envOf(env).map(([key, value]) => `-e ${shellWord(`${key}=${value}`)}`),
     AGENT_IMAGE,
@@ -58,6 +65,9 @@ export function agentComposeSnippet(env: AgentEnvironment): string {
     '    restart: unless-stopped',
     '    volumes:',
     ...MOUNTS.map((m) => `      - ${m}`),
+    "    # The socket's group, for the agent's uid 1000: DOCKER_GID=$(stat -c %g /var/run/docker.sock)",
+    '    group_add:',
+    '      - "${DOCKER_GID:?set DOCKER_GID to what stat -c %g /var/run/docker.sock prints}"',
     '    environment:',
     ...envOf(env).map(([key, value]) => `      ${key}: ${yaml(value)}`),
     'volumes:',
