@@ -5,6 +5,7 @@
 import type { BerthProcess } from './berth-process.ts';
 import { timeAnswer } from './berth-process.ts';
 import { AGENTS_LABEL, waitListed, type RigSetup } from './agents-rig.ts';
+import { cpuTicks, TICK_HZ } from './figures.ts';
 import { BENCH_LABEL, docker, rig, type Engine } from './rig.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,6 +25,9 @@ export interface StopFigures {
   idle: number[];
   withLog: number[];
   log: LogReads;
+  /** Berth's and the agent's CPU (% of a core) while the stops ran under the log. */
+  berthCpu: number;
+  agentCpu: number;
 }
 
 /** A container whose log holds 10 MB: 10,000 lines of 1 KB, printed at once. */
@@ -120,10 +124,16 @@ export async function stopsUnderLog(
   await startAgain(rigSetup, ids);
   const follower = followLog(berth, hostId, logId);
   await sleep(300); // the first read is streaming
+  const pids = { berth: [berth.child.pid ?? 0], agent: rigSetup.agent.pids() };
+  const ticks = { berth: cpuTicks(pids.berth), agent: cpuTicks(pids.agent) };
   const from = performance.now();
   const withLog = await stopEach(berth, hostId, ids);
   const to = performance.now();
+  const share = (before: number, now: number) =>
+    ((now - before) / TICK_HZ / ((to - from) / 1000)) * 100;
+  const berthCpu = share(ticks.berth, cpuTicks(pids.berth));
+  const agentCpu = share(ticks.agent, cpuTicks(pids.agent));
   const log = await follower.stop(from, to);
   await startAgain(rigSetup, ids);
-  return { idle, withLog, log };
+  return { idle, withLog, log, berthCpu, agentCpu };
 }

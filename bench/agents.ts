@@ -125,7 +125,8 @@ function printRig(r: RigFigures): void {
       `   ${host}: idle p50 ${f1(pct(s.idle, 50))} ms, p95 ${f1(pct(s.idle, 95))} ms; ` +
         `under the log p50 ${f1(pct(s.withLog, 50))} ms, p95 ${f1(pct(s.withLog, 95))} ms; ` +
         `${s.log.reads} log reads of 10 MB (${s.log.failed} refused), ${f1(s.log.meanMs)} ms each, ` +
-        `one under way ${f1(s.log.overlap * 100)} % of the stops' time`,
+        `one under way ${f1(s.log.overlap * 100)} % of the stops' time; meanwhile Berth ` +
+        `${f1(s.berthCpu)} %, the agent ${f1(s.agentCpu)} % of a core`,
     );
 }
 
