@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { startHeartbeat } from './heartbeat.js';
-import { retryDelayMs } from './run.js';
+import { FAST_RETRY_WINDOW_MS, nextDialDelayMs, retryDelayMs } from './run.js';
 
 it('cuts a connection whose far end stopped answering pings', async () => {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false });
@@ -43,4 +43,15 @@ it('backs off from 1 s to 30 s, each delay drawn between half and all of its cei
     1000, 2000, 4000, 30_000, 30_000,
   ]);
   expect([0, 5].map((n) => retryDelayMs(n, () => 0))).toEqual([500, 15_000]);
+});
+
+it('redials at the first step for a minute after losing a working connection, then backs off', () => {
+  const delay = (attempt: number, sinceLoss: number | null) =>
+    nextDialDelayMs(attempt, sinceLoss, () => 1);
+  expect(delay(6, 5_000)).toEqual({ delayMs: 1000, backingOff: false });
+  expect(delay(6, FAST_RETRY_WINDOW_MS - 1)).toEqual({ delayMs: 1000, backingOff: false });
+  expect(delay(0, FAST_RETRY_WINDOW_MS)).toEqual({ delayMs: 1000, backingOff: true });
+  expect(delay(3, FAST_RETRY_WINDOW_MS + 1)).toEqual({ delayMs: 8000, backingOff: true });
+  // Never connected: Berth unreachable from the start backs off at once.
+  expect(delay(3, null)).toEqual({ delayMs: 8000, backingOff: true });
 });

@@ -17,11 +17,32 @@ import { agentCapabilities, agentHandlers } from './work/index.js';
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
 
+/**
+ * After losing a connection that worked (Berth restarting, a network blip), the agent redials
+ * at the first step for this long before it backs off: with a doubling schedule, an agent that
+ * just missed a Berth back after 5 s would wait up to 8 s more (measured by bench/agents).
+ */
+export const FAST_RETRY_WINDOW_MS = 60_000;
+
 /** 1 s doubling up to 30 s, each drawn between half and all of it: agents of a restarted Berth spread out. */
 export const retryDelayMs = (attempt: number, random = Math.random) => {
   const ceiling = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 };
+
+/**
+ * The wait before the next dial: the first step while a lost connection is recent, else the
+ * backoff for this attempt. `msSinceLoss` is null when no connection has worked yet (Berth
+ * unreachable from the start), where backing off at once is right.
+ */
+export const nextDialDelayMs = (
+  attempt: number,
+  msSinceLoss: number | null,
+  random = Math.random,
+): { delayMs: number; backingOff: boolean } =>
+  msSinceLoss !== null && msSinceLoss < FAST_RETRY_WINDOW_MS
+    ? { delayMs: retryDelayMs(0, random), backingOff: false }
+    : { delayMs: retryDelayMs(attempt, random), backingOff: true };
 
 /**
  * Keeps the agent connected until `signal` aborts: every lost connection is dialled again
@@ -43,6 +64,7 @@ export async function stayConnected(
     [AGENT_CAPABILITIES_HEADER]: agentCapabilities(config).join(','),
   };
   let attempt = 0;
+  let lostAt: number | null = null;
   let current: AgentConnection | null = null;
   // Read through a call: the signal aborts while this loop awaits.
   const stopping = () => signal.aborted;
@@ -62,6 +84,7 @@ export async function stayConnected(
         readOnly: config.readOnly === true,
       });
       attempt = 0;
+      lostAt = null;
       startHeartbeat(current.socket);
       logLine(
         'info',
@@ -75,6 +98,7 @@ export async function stayConnected(
       if (stopping()) current.socket.close(1001, 'agent stopping');
       const { code, reason } = await current.closed;
       current = null;
+      lostAt = Date.now();
       if (stopping()) return 0;
       logLine('warn', `Connection closed (${code}${reason === '' ? '' : `: ${reason}`})`);
     } catch (err) {
@@ -84,7 +108,9 @@ export async function stayConnected(
       }
       logLine('warn', err instanceof Error ? err.message : String(err));
     }
-    await sleep(retryDelayMs(attempt++), undefined, { signal }).catch(() => undefined);
+    const next = nextDialDelayMs(attempt, lostAt === null ? null : Date.now() - lostAt);
+    if (next.backingOff) attempt++;
+    await sleep(next.delayMs, undefined, { signal }).catch(() => undefined);
   }
   return 0;
 }
