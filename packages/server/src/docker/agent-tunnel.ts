@@ -59,6 +59,8 @@ export class AgentCallError extends EngineError {
 export function openAgentTunnel(
   connection: Duplex,
   capabilities: readonly AgentCapability[] = [],
+  /** The session failed (the agent sent what is not HTTP/2, or broke its rules): for the log. */
+  onError: (err: Error) => void = () => undefined,
 ): AgentTunnel {
   const session = connect('http://berth-agent', {
     createConnection: () => connection,
@@ -66,7 +68,7 @@ export function openAgentTunnel(
   });
   session.once('connect', () => session.setLocalWindowSize(TUNNEL_CONNECTION_WINDOW));
   // A failed session closes; the streams on it fail on their own and callers hear of it there.
-  session.on('error', () => undefined);
+  session.on('error', onError);
   const closed = new Promise<void>((resolve) => session.once('close', resolve));
   // A WebSocket's stream only ends when the socket closes: either way the session is over.
   connection.once('end', () => session.destroy());

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fieldDetail, fieldMessage } from './field-names.js';
+import { HttpError } from './http-errors.js';
 
 type ValidationIssue = { instancePath: string; message?: string | undefined };
 
@@ -95,6 +96,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
+      if (error instanceof HttpError) reply.headers(error.headers);
       return reply.code(status).send({ detail: fieldDetail(clientMessage(error)) });
     }
     request.log.error({ err: error }, 'request failed');

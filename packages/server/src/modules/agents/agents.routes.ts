@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { openAgentTunnel } from '../../docker/index.js';
 import { badRequest, HttpError } from '../../platform/http-errors.js';
 import { sessionOf } from '../auth/index.js';
+import { AgentThrottle } from './agent-throttle.js';
 import {
   ALREADY_CONNECTED,
   AgentRefusal,
@@ -74,22 +75,43 @@ export function agentsRoutes(app: FastifyInstance, opts: { agents: AgentsService
  * enrollment token, then its secret), and carries no cookie, so the origin check has nothing
  * to protect (an agent sends no Origin).
  */
-export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsService }): void {
+export function agentConnectRoutes(
+  app: FastifyInstance,
+  opts: { agents: AgentsService; throttle?: AgentThrottle },
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { agents } = opts;
-  const refused = (request: FastifyRequest, err: unknown): never => {
-    if (!(err instanceof AgentRefusal)) throw err;
-    request.log.warn({ reason: err.reason, status: err.statusCode }, err.message);
-    throw new HttpError(err.statusCode, err.message);
+  const throttle = opts.throttle ?? new AgentThrottle(app.log);
+  /**
+   * Runs an enrollment or a connect's check under the address's count of failures: refused
+   * credentials and protocols count, an accepted agent or a second copy of a connected one
+   * (409: the real agent reconnecting before its old connection is cut) does not.
+   */
+  const checked = async <T>(
+    request: FastifyRequest,
+    endpoint: 'enroll' | 'connect',
+    check: () => Promise<T>,
+  ): Promise<T> => {
+    const attempt = throttle.begin(request.ip, endpoint);
+    try {
+      const result = await check();
+      attempt.release();
+      return result;
+    } catch (err) {
+      if (!(err instanceof AgentRefusal) || err.statusCode === 409) attempt.release();
+      if (!(err instanceof AgentRefusal)) throw err;
+      request.log.warn({ reason: err.reason, status: err.statusCode }, err.message);
+      throw new HttpError(err.statusCode, err.message);
+    }
   };
 
   api.post(
     '/agents/enroll',
     { schema: { body: agentEnrollPayloadSchema, response: { 201: agentEnrollResponseSchema } } },
     async (request, reply) => {
-      const answer = await agents
-        .enroll(headerOf(request, AGENT_TOKEN_HEADER), request.body)
-        .catch((err: unknown) => refused(request, err));
+      const answer = await checked(request, 'enroll', () =>
+        agents.enroll(headerOf(request, AGENT_TOKEN_HEADER), request.body),
+      );
       return reply.code(201).send(answer);
     },
   );
@@ -104,17 +126,29 @@ export function agentConnectRoutes(app: FastifyInstance, opts: { agents: AgentsS
     // Whatever the answer, an upgrade's socket belongs to no HTTP server: end it after it.
     if (isUpgrade(request)) reply.raw.once('finish', () => request.raw.socket.destroy());
     const announced = announcementOf(request);
-    const agent = await agents
-      .authenticate(bearerOf(headerOf(request, AGENT_SECRET_HEADER)), announced)
-      .catch((err: unknown) => refused(request, err));
+    const agent = await checked(request, 'connect', () =>
+      agents.authenticate(bearerOf(headerOf(request, AGENT_SECRET_HEADER)), announced),
+    );
     if (!isUpgrade(request)) throw badRequest('upgrade: the agent connects with a WebSocket');
     reply.hijack();
     // An agent sends nothing before the handshake's answer, so nothing was read past it.
     sockets.handleUpgrade(request.raw, request.raw.socket, Buffer.alloc(0), (socket) => {
       keepAlive(socket);
+      // A bad frame (oversized, malformed) or bytes that are not HTTP/2 end this agent's
+      // connection alone; it is said once, without its secret, and the agent redials.
+      let broken = false;
+      const brokenBy = (err: Error) => {
+        if (broken) return;
+        broken = true;
+        request.log.warn({ agent: agent.id, reason: err.message }, 'agent connection broken');
+      };
+      socket.on('error', brokenBy);
       const stream = createWebSocketStream(socket);
-      stream.on('error', () => undefined); // the tunnel's close is the one report
-      const tunnel = openAgentTunnel(stream, announced.capabilities);
+      stream.on('error', () => undefined); // the socket's error above is the one report
+      const tunnel = openAgentTunnel(stream, announced.capabilities, (err) => {
+        brokenBy(err);
+        socket.terminate();
+      });
       socket.once('close', () => tunnel.close());
       agents.connected(agent, tunnel, announced).then(
         (ok) => {
