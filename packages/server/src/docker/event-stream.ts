@@ -1,5 +1,6 @@
 import { CappedLines } from './capped-lines.js';
 import { createEngineClient, type EngineEndpoint } from './engine-client.js';
+import { EngineError } from './engine-errors.js';
 
 /** One message of the engine's /events stream (container events only). */
 export interface EngineEvent {
@@ -53,6 +54,12 @@ function parseEvent(line: string): EngineEvent | null {
 export interface EngineEventQuery {
   /** Unix seconds: replay what happened since then. */
   since: number;
+  /**
+   * Unix seconds: the engine ends the stream once it reaches this time (a time already past:
+   * once it has sent what it had), and `onEnd` reports that normal end. Without it the
+   * stream is followed until it is closed.
+   */
+  until?: number;
   filters: Record<string, readonly string[]>;
 }
 
@@ -96,6 +103,8 @@ export async function openEngineEvents(
   });
   const stream = (await client.getEvents({
     since: Math.floor(query.since),
+    // Whole milliseconds print short ("<seconds>.<fraction>", which the engine reads).
+    ...(query.until === undefined ? {} : { until: Math.round(query.until * 1000) / 1000 }),
     filters: JSON.stringify(query.filters),
   })) as NodeJS.ReadableStream & { destroy: () => void };
   const parser = new EventLineParser(limits.maxLineBytes, handlers.onDroppedLine);
@@ -111,7 +120,10 @@ export async function openEngineEvents(
   stream.on('data', onData);
   stream.on('error', (err: unknown) => finish(() => handlers.onError(err)));
   stream.on('end', () => finish(handlers.onEnd));
-  stream.on('close', () => finish(handlers.onEnd)); // a cut socket may close without 'end'
+  // A cut socket may close without 'end': for an endless stream that is an end like any
+  // other, but a finite one (`until`) was cut short of what it had to send.
+  const cutShort = () => handlers.onError(new EngineError('Event stream cut before its end'));
+  stream.on('close', () => finish(query.until === undefined ? handlers.onEnd : cutShort));
   return {
     close: () => {
       open = false;

@@ -9,6 +9,8 @@ import { waitFor } from '../../test/wait.js';
 // A 20 s cut of the agent's path to Berth: a proxy between them stops forwarding without
 // closing anything, as a dead route or a stuck NAT does, then lets traffic through again.
 const CUT_MS = 20_000;
+/** The entries that record a state change: events that decide one, and drift. */
+const STATE_TYPES = ['started', 'died', 'state_change'];
 const made: string[] = [];
 const cli = (args: string[]) => dockerCli(rigEngine('plain'), args);
 let h: TransportHost;
@@ -66,5 +68,17 @@ describe('an agent whose connection is cut for 20 s', () => {
     });
     expect(typesOf(events, stopped)).toEqual(expect.arrayContaining(['stopped', 'died']));
     expect(typesOf(events, flapped)).toEqual(expect.arrayContaining(['started', 'killed', 'died']));
+    // Each change once, with the state it left: the replay is in before the reconnect's
+    // relist, which once logged these as drift ("Detected after reconnecting") as well.
+    // (`stop` may be stamped before or after its `die`, so its old state is not checked.)
+    const changes = (container: string) =>
+      events
+        .filter((e) => e.container_name === container && Date.parse(e.timestamp) >= cutAt)
+        .filter((e) => STATE_TYPES.includes(e.event_type))
+        .map((e) => `${e.event_type} ${e.old_state}>${e.new_state}`)
+        .sort();
+    expect(changes(stopped)).toEqual(['died running>exited']);
+    expect(typesOf(events, stopped).filter((type) => type === 'stopped')).toHaveLength(1);
+    expect(changes(flapped)).toEqual(['died running>exited', 'started created>running']);
   }, 90_000);
 });

@@ -16,6 +16,8 @@ const engine = vi.hoisted(() => ({
   /** Resolves the pending GET /containers/json with the ids the engine had when asked. */
   answerList: null as ((ids: string[]) => void) | null,
   events: null as EngineEventHandlers | null,
+  /** The handlers of the last finite events call (`until`: a reconnect's replay). */
+  replay: null as EngineEventHandlers | null,
   /** How long an inspect takes to answer; it answers with the state it was asked in. */
   inspectDelayMs: 0,
 }));
@@ -40,8 +42,9 @@ vi.mock('../../docker/index.js', async (original) => ({
         ),
       );
     },
-    events: (_query: unknown, handlers: EngineEventHandlers) => {
-      engine.events = handlers;
+    events: (query: { until?: number }, handlers: EngineEventHandlers) => {
+      if (query.until === undefined) engine.events = handlers;
+      else engine.replay = handlers;
       return Promise.resolve({ close: () => undefined, droppedLines: 0 });
     },
   }),
@@ -85,17 +88,24 @@ afterEach(() => {
   engine.containers.clear();
   engine.answerList = null;
   engine.events = null;
+  engine.replay = null;
   engine.inspectDelayMs = 0;
 });
 
 function supervise() {
   const seen: string[] = [];
   const savedEventTimes: number[] = [];
+  /** The log's container entries, as `name: type old>new`. */
+  const records: string[] = [];
   const ctx: SupervisorContext = {
     log,
     statsSource: {} as StatsSource,
     timeoutMs: () => 5000,
-    record: () => Promise.resolve(),
+    record: (r) => {
+      if (r.container_name)
+        records.push(`${r.container_name}: ${r.event_type} ${r.old_state}>${r.new_state}`);
+      return Promise.resolve();
+    },
     saveFacts: (_id, facts) => {
       if (facts.last_event_at !== undefined) savedEventTimes.push(facts.last_event_at);
       return Promise.resolve();
@@ -113,7 +123,7 @@ function supervise() {
   };
   sup = new HostSupervisor(target, ctx);
   sup.start();
-  return { sup, seen, savedEventTimes };
+  return { sup, seen, savedEventTimes, records };
 }
 
 describe('HostSupervisor: events against the first list', () => {
@@ -226,5 +236,33 @@ describe('HostSupervisor: where a restart picks up', () => {
     await waitFor('both applied', () => seen.length === 5, 5000, 5);
     sup.stop();
     await waitFor('stored at stop', () => savedEventTimes.at(-1) === nano / 1e9, 500, 5);
+  });
+});
+
+describe('HostSupervisor: a reconnect after a gap', () => {
+  it("applies the gap's events before the relist, so a change in the gap is logged once", async () => {
+    const { sup, records } = supervise();
+    const id = '7'.repeat(64);
+    engine.containers.set(id, inspectOf(id, 'gap', 'running'));
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    engine.answerList?.([id]);
+    Object.assign(engine, { answerList: null }); // so the next list is told apart
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    const live = engine.events;
+    // The stream breaks; the container exits before Berth is back.
+    live?.onError(new Error('cut'));
+    engine.containers.set(id, inspectOf(id, 'gap', 'exited'));
+    await waitFor('the gap replayed', () => engine.replay !== null, 5000, 5);
+    // Once its events arrived after the relist: drift, then the die with a wrong old state.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(engine.answerList).toBeNull();
+    engine.replay?.onEvent(event('die', id, 'gap'));
+    engine.replay?.onEnd();
+    await waitFor('the list asked for', () => engine.answerList !== null, 5000, 5);
+    expect(engine.events).toBe(live); // the live stream opens after the relist
+    engine.answerList?.([id]);
+    await waitFor('online', () => sup.status === 'online', 5000, 5);
+    expect(engine.events).not.toBe(live);
+    expect(records).toEqual(['gap: died running>exited']);
   });
 });

@@ -5,6 +5,7 @@ import {
   NOT_DOCKER,
   openEngine,
   type Engine,
+  type EngineEvent,
   type EngineEventStream,
 } from '../../docker/index.js';
 import { HostStatsCollector } from '../stats/index.js';
@@ -26,6 +27,7 @@ const HEARTBEAT_MS = 3000;
 const MAX_BACKOFF_MS = 10_000;
 /** Longest stop timeout a stop or restart is waited for, beyond the connection timeout. */
 const MAX_STOP_WAIT_MS = 5 * 60_000;
+const EVENT_FILTERS = { type: ['container'], event: FOLLOWED_ACTIONS };
 
 /**
  * Keeps an exact, live picture of one engine: connects, follows the event stream (replaying
@@ -207,13 +209,17 @@ export class HostSupervisor {
         daemon_started_at: this.processUptime?.started_at ?? null,
         last_checked: this.lastChecked,
       });
-      const since = this.host.lastEventAt ?? engineNow;
+      const gapFrom = this.host.lastEventAt;
       // A host's log starts when Berth first reaches it: the engine replays `since` by whole
       // seconds, and the earlier part of that second belongs to no one watching.
       this.host.lastEventAt ??= engineNow;
       this.sync.streamOpening();
-      await this.followEvents(gen, engine, since);
-      await this.sync.resync(() => gen === this.generation, engine);
+      if (gapFrom === null) {
+        await this.followEvents(gen, engine, engineNow);
+        await this.sync.resync(() => gen === this.generation, engine);
+      } else {
+        await this.catchUp(gen, engine, gapFrom, Date.parse(info.SystemTime ?? '') / 1000);
+      }
       if (gen !== this.generation) return;
       this.attempts = 0;
       this.setStatus('online', null);
@@ -224,19 +230,71 @@ export class HostSupervisor {
   }
 
   /**
+   * After a gap (a cut, Berth's restart): the gap's events, then the list, then the live
+   * stream. Replayed on the live stream they came in after its headers, often after the
+   * resync had already logged their changes as drift, so each change of the gap was logged
+   * twice, the second time with a wrong old state. Replayed first, as a finite stream up to
+   * the engine's clock at this connect, they are in the picture before the resync, whose
+   * drift is then only what they cannot explain (an engine restart loses its event history).
+   */
+  private async catchUp(gen: number, engine: Engine, gapFrom: number, engineClock: number) {
+    // Without the engine's clock (NaN) `until` could lie ahead of it and hold the call open.
+    if (Math.floor(gapFrom) <= engineClock) await this.replay(gen, engine, gapFrom, engineClock);
+    await this.sync.resync(() => gen === this.generation, engine);
+    if (gen !== this.generation) return;
+    // From the newest event applied, not the replay's end: an event stamped before that end
+    // but published after the replay was read comes now; what was applied is dropped again
+    // (streamOpening, whole seconds), so the second of the boundary is applied once.
+    this.sync.streamOpening();
+    await this.followEvents(gen, engine, this.host.lastEventAt ?? gapFrom);
+  }
+
+  /**
+   * The engine's events from `since` to `until`, applied as the live stream's are, waited
+   * for within the engine call timeout (a failure or a timeout fails the connect).
+   */
+  private async replay(gen: number, engine: Engine, since: number, until: number): Promise<void> {
+    const opened = { stream: null as EngineEventStream | null, over: false };
+    const ended = new Promise<void>((resolve, reject) => {
+      engine
+        .events(
+          { since, until, filters: EVENT_FILTERS },
+          { ...this.eventHandlers(gen), onError: reject, onEnd: resolve },
+        )
+        .then((stream) => {
+          if (opened.over) stream.close();
+          else opened.stream = stream;
+        }, reject);
+    });
+    try {
+      await withTimeout(ended, this.ctx.timeoutMs());
+    } finally {
+      opened.over = true;
+      opened.stream?.close();
+    }
+  }
+
+  /** What the event streams of connection `gen` do with their events. */
+  private eventHandlers(gen: number) {
+    return {
+      onEvent: (ev: EngineEvent) => this.sync.event(() => gen === this.generation, ev),
+      onDroppedLine: (dropped: number) =>
+        this.ctx.log.warn({ host: this.host.name, dropped }, 'oversized engine event dropped'),
+    };
+  }
+
+  /**
    * Opens the event stream; `since` replays what happened while we were away. An engine
    * that never sends the headers fails within the connection timeout; once open, the
    * stream may stay quiet for as long as nothing happens.
    */
   private async followEvents(gen: number, engine: Engine, since: number): Promise<void> {
     const stream = await engine.events(
-      { since, filters: { type: ['container'], event: FOLLOWED_ACTIONS } },
+      { since, filters: EVENT_FILTERS },
       {
-        onEvent: (ev) => this.sync.event(() => gen === this.generation, ev),
+        ...this.eventHandlers(gen),
         onError: (err) => this.fail(gen, err),
         onEnd: () => this.fail(gen, new EngineError('Event stream closed by the engine')),
-        onDroppedLine: (dropped) =>
-          this.ctx.log.warn({ host: this.host.name, dropped }, 'oversized engine event dropped'),
       },
     );
     if (gen !== this.generation) {

@@ -40,6 +40,13 @@ afterEach(async () => {
 const statusOf = async () => (await api.get<Host>(`/hosts/${host.id}`)).body.status;
 const hostEvents = async () =>
   (await api.get<EventsResponse>(`/events/host/${host.id}?limit=200`)).body.events;
+/** A container's state changes in the log (`type old>new`), from `sinceMs` on. */
+const changesOf = async (name: string, sinceMs = 0) =>
+  (await hostEvents())
+    .filter((e) => e.container_name === name && Date.parse(e.timestamp) >= sinceMs)
+    .filter((e) => ['started', 'died', 'state_change'].includes(e.event_type))
+    .map((e) => `${e.event_type} ${e.old_state}>${e.new_state}`)
+    .sort();
 const runNamed = (args: string[]) => {
   const name = `berth-f-${randomBytes(3).toString('hex')}`;
   dockerCli(plain, [
@@ -58,15 +65,33 @@ const runNamed = (args: string[]) => {
 
 describe('a lost engine', () => {
   it('is offline within 10 s of a crash and online again after a restart, with host events', async () => {
+    const lost = runNamed(['sleep', '600']);
+    await waitFor('seen', async () => (await changesOf(lost)).includes('started created>running'));
+    const pid = Number(dockerCli(plain, ['inspect', '-f', '{{.State.Pid}}', lost]).trim());
     const crashed = Date.now();
     rigControl('crash', 'plain');
     await waitFor('offline', async () => (await statusOf()) === 'offline', 10_000, 100);
     expect(Date.now() - crashed).toBeLessThan(10_000);
     expect((await api.get<Host>(`/hosts/${host.id}`)).body.stats).toBeNull();
+    // An exit while the engine is down: whatever the restarted engine's history holds of it,
+    // it is logged once (the replayed event, or drift when the event is not there).
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // ESRCH: it went down with the engine, which is the same change
+    }
     rigControl('start', 'plain');
     await waitFor('online again', async () => (await statusOf()) === 'online', 15_000, 100);
     const types = (await hostEvents()).map((e) => e.event_type);
     expect(types).toEqual(expect.arrayContaining(['disconnection', 'connection']));
+    const exit = (change: string) => /^(died|state_change) running>exited$/.test(change);
+    const changes = await waitFor('the exit logged', async () => {
+      const all = await changesOf(lost, crashed);
+      return all.some(exit) ? all : undefined;
+    });
+    expect(changes.filter((c) => c.startsWith('died') || c.startsWith('state_change'))).toEqual([
+      expect.stringMatching(/running>exited$/),
+    ]);
   }, 60_000);
 
   it('loses no container event across a 20 s network cut', async () => {
@@ -134,6 +159,14 @@ describe('a lost engine', () => {
       (e) => e.container_name === exitedDuringCut && e.event_type === 'died',
     );
     expect(died).toMatchObject({ severity: 'error', message: 'Exit code 3', new_state: 'exited' });
+    // Each change once, with the state it left: the gap's events go in before the relist,
+    // which once logged them as drift ("Detected after reconnecting") as well.
+    expect(await changesOf(startedDuringCut, cutAt)).toEqual(['started created>running']);
+    expect(await changesOf(stopping, cutAt)).toEqual(['died running>exited']);
+    expect(await changesOf(exitedDuringCut, cutAt)).toEqual([
+      'died running>exited',
+      'started created>running',
+    ]);
     const list = await api.get<{ name: string; state: string }[]>(`/containers?host_id=${host.id}`);
     expect(list.body.find((c) => c.name === startedDuringCut)?.state).toBe('running');
     expect(list.body.find((c) => c.name === stopping)?.state).toBe('exited');
