@@ -152,7 +152,7 @@ describe('work next to the engine runs on the agent: health checks, container st
       message: 'Received status 404 (expected: 200)',
     });
 
-    // The scheduled check: its result moves the status in Berth as any other (first run 1 s after the save).
+    // The scheduled check: its result moves the status in Berth like every other check (first run 1 s after the save).
     const saved = await api.put<HealthCheck>(path, {
       enabled: true,
       url,

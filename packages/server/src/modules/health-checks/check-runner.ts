@@ -8,7 +8,7 @@ export type CheckTarget = ProbeRequest;
 /**
  * Where a host's checks run when not in Berth's process: the probe of the agent next to its
  * engine (decision 023), or null for Berth's own. Only the probe moves; its result is
- * counted here as any other.
+ * counted here like every other result.
  */
 export type ProbeAt = (hostId: string) => ((req: ProbeRequest) => Promise<ProbeResult>) | null;
 
