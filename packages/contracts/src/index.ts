@@ -1,6 +1,7 @@
 import './browser-csp.js';
 
 export * from './agents.js';
+export * from './api-keys.js';
 export * from './alert-rules.js';
 export * from './alerts.js';
 export * from './auth.js';

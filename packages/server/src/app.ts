@@ -14,10 +14,13 @@ import { eventsRoutes } from './modules/events/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import { notificationsRoutes } from './modules/notifications/index.js';
+import { apiKeysRoutes } from './modules/api-keys/index.js';
 import {
-  createSessionGuard,
+  bearerOf,
+  createAuthGuard,
   protectedAuthRoutes,
   publicAuthRoutes,
+  registerRoutePermissions,
   SESSION_COOKIE,
 } from './modules/auth/index.js';
 import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
@@ -77,7 +80,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerSecurityHeaders(app);
-  registerOriginCheck(app, config.allowedOrigins);
+  // Before any route is added: each /api route is stamped with the permission it needs.
+  registerRoutePermissions(app);
+  registerOriginCheck(app, config.allowedOrigins, (request) => bearerOf(request) !== null);
   await app.register(cookie);
   await registerCompression(app);
   app.decorateRequest('auth', null);
@@ -95,20 +100,23 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     await registerLocalSocketOnce(db, services.hosts, services.probe, config.localSocket, app.log);
   }
 
-  const guard = createSessionGuard(services.auth);
+  const guard = createAuthGuard(services.auth, services.apiKeys);
   const authOptions = { auth: services.auth, secureCookies: config.secureCookies };
   await app.register(
     async (api) => {
+      // Every /api route passes the guard, which lets `public` ones through: what a route
+      // needs is read from its permission, never from where it was registered.
+      api.addHook('onRequest', guard);
       systemRoutes(api, { db, version: services.version });
       publicAuthRoutes(api, authOptions);
       // Agents authenticate with their own enrollment token or secret, never a session.
       agentConnectRoutes(api, { agents: services.agents });
       await api.register((signedIn, _opts, done) => {
-        signedIn.addHook('onRequest', guard);
         protectedAuthRoutes(signedIn, {
           ...authOptions,
           onSessionEnded: (tokenHash) => services.hub.closeSession(tokenHash),
         });
+        apiKeysRoutes(signedIn, services);
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
         agentsRoutes(signedIn, services);

@@ -3,6 +3,7 @@ import type { AppConfig } from './config/config.js';
 import type { Db } from './db/database.js';
 import { AgentTunnels, AgentWork, probeEngine } from './docker/index.js';
 import { AgentsService, createAgentsStore } from './modules/agents/index.js';
+import { ApiKeysService, createApiKeysStore } from './modules/api-keys/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
@@ -52,6 +53,7 @@ export interface AppServices {
   db: Db;
   hub: LiveHub;
   auth: AuthService;
+  apiKeys: ApiKeysService;
   settings: SettingsService;
   preferences: PreferencesService;
   events: EventsService;
@@ -229,12 +231,17 @@ export async function createServices(
     },
   });
   const auth = new AuthService(createAuthStore(db), log);
+  const apiKeys = new ApiKeysService(createApiKeysStore(db), {
+    userById: (id) => auth.user(id),
+    recordEvent: (event) => events.record(event),
+  });
   return {
     db,
     hub,
     agents,
     agentTunnels,
     auth,
+    apiKeys,
     settings,
     preferences: new PreferencesService(createPreferencesStore(db)),
     events,

@@ -11,10 +11,18 @@ export const CROSS_ORIGIN_DETAIL = 'Cross-origin request refused';
  * body parsing. The cookie's SameSite=Strict is the first line; this one also holds for
  * same-site hosts (another port, a sibling subdomain) and older browsers.
  */
-export function registerOriginCheck(app: FastifyInstance, allowedOrigins: readonly string[]) {
+export function registerOriginCheck(
+  app: FastifyInstance,
+  allowedOrigins: readonly string[],
+  /**
+   * Requests that carry no ambient credential (an API key in Authorization, which no foreign
+   * page can make a browser send without a CORS preflight Berth never grants): not checked.
+   */
+  carriesOwnCredential: (request: FastifyRequest) => boolean = () => false,
+) {
   const extra = new Set(allowedOrigins);
   app.addHook('onRequest', async (request, reply) => {
-    if (!needsCheck(request)) return;
+    if (!needsCheck(request) || carriesOwnCredential(request)) return;
     if (isSameOriginRequest(request, extra)) return;
     if (isUpgrade(request)) {
       // The 403 is written to the raw upgrade socket, which no HTTP server tracks: end it here.

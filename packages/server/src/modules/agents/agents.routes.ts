@@ -17,7 +17,7 @@ import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { openAgentTunnel } from '../../docker/index.js';
 import { badRequest, HttpError } from '../../platform/http-errors.js';
-import { sessionOf } from '../auth/index.js';
+import { actorOf } from '../auth/index.js';
 import { AgentThrottle } from './agent-throttle.js';
 import {
   ALREADY_CONNECTED,
@@ -52,7 +52,7 @@ export function agentsRoutes(app: FastifyInstance, opts: { agents: AgentsService
       },
     },
     async (request, reply) => {
-      const token = await opts.agents.createToken({ username: sessionOf(request).user.username });
+      const token = await opts.agents.createToken({ username: actorOf(request) });
       return reply.code(201).send(token);
     },
   );

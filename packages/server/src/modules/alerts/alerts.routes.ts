@@ -14,7 +14,7 @@ import {
 } from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sessionOf } from '../auth/index.js';
+import { actorOf } from '../auth/index.js';
 import type { AlertsService } from './alerts.service.js';
 import { alertRulesRoutes } from './rules.routes.js';
 
@@ -62,7 +62,7 @@ export function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsService
       },
     },
     (request) =>
-      alerts.annotate(request.params.id, sessionOf(request).user.username, request.body.text),
+      alerts.annotate(request.params.id, actorOf(request), request.body.text),
   );
   api.post(
     '/alerts/:id/resolve',

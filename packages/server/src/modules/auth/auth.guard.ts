@@ -1,13 +1,37 @@
+import type { ApiKeyScope } from '@berth/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../../platform/http-errors.js';
+import { AttemptWindow } from '../../platform/attempt-window.js';
+import { forbidden, tooManyRequests, unauthorized } from '../../platform/http-errors.js';
 import type { AuthService, SessionContext } from './auth.service.js';
+import { scopeAllows, scopeNeeded } from './permissions.js';
 
 export const SESSION_COOKIE = 'berth_session';
 
+/** The API key a request came with: its name is what logs and the event log show. */
+export interface ApiKeyIdentity {
+  id: number;
+  name: string;
+  scope: ApiKeyScope;
+}
+
+/**
+ * Who a request acts as: a signed-in session, or an API key acting for the user who made it.
+ * `tokenHash` names the caller for per-caller state (a session's token hash, or `api-key:<id>`).
+ */
+export interface Principal extends SessionContext {
+  key: ApiKeyIdentity | null;
+}
+
+/** What the guard needs of the API keys module. */
+export interface ApiKeyAuthenticator {
+  /** The key's identity and owner, or null for an unknown, revoked or expired key. */
+  authenticate(key: string): Promise<{ key: ApiKeyIdentity; owner: SessionContext['user'] } | null>;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the session guard on every protected route. */
-    auth: SessionContext | null;
+    /** Set by the guard on every route that is not public. */
+    auth: Principal | null;
   }
   interface FastifyContextConfig {
     /** Routes a user may call before changing the bootstrap password. */
@@ -15,23 +39,77 @@ declare module 'fastify' {
   }
 }
 
-/** The signed-in session of a request that passed the guard. */
-export function sessionOf(request: FastifyRequest): SessionContext {
+/** The caller of a request that passed the guard. */
+export function sessionOf(request: FastifyRequest): Principal {
   if (request.auth === null) throw unauthorized();
   return request.auth;
 }
 
+/** Who did something, as the event log and notifications name them. */
+export function actorOf(request: FastifyRequest): string {
+  const { user, key } = sessionOf(request);
+  return key === null ? user.username : `${user.username} (API key "${key.name}")`;
+}
+
+/** Bad keys one address may send within the window before it is refused, as for sign-in. */
+export const BAD_KEYS_PER_ADDRESS = 20;
+const BAD_KEY_WINDOW_MS = 15 * 60 * 1000;
+const KEYS_LIMITED = 'Too many failed API key attempts. Please try again later.';
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** The key in an `Authorization: Bearer` header, or null when there is none. */
+export function bearerOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  return typeof header === 'string' ? (BEARER.exec(header.trim())?.[1] ?? null) : null;
+}
+
 /**
- * onRequest hook for protected routes: 401 without a valid session, and 403 until the
+ * onRequest hook for every /api route that is not public: 401 without a valid session or
+ * key, 403 for a key whose scope does not reach the route's permission, and 403 until the
  * first-login password change, except on routes that allow it. Runs before the body is read.
+ * A request with a bearer key is judged by the key alone: a cookie beside it is ignored.
  */
-export function createSessionGuard(auth: AuthService) {
-  return async function sessionGuard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export function createAuthGuard(auth: AuthService, keys: ApiKeyAuthenticator, now = Date.now) {
+  const badKeys = new AttemptWindow(BAD_KEY_WINDOW_MS, now);
+  return async function authGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const permission = request.routeOptions.config.permission;
+    if (permission === undefined || permission === 'public') return;
+    const bearer = bearerOf(request);
+    if (bearer !== null) {
+      const { user, key } = await keyOwner(request, reply, bearer);
+      if (!scopeAllows(key.scope, permission)) {
+        const needed = scopeNeeded(permission);
+        throw forbidden(
+          needed === null
+            ? 'API keys cannot call this route; sign in instead'
+            : `This API key's scope is "${key.scope}"; this route needs "${needed}"`,
+        );
+      }
+      request.auth = { user, tokenHash: `api-key:${key.id}`, key };
+      return;
+    }
     const session = await auth.authenticate(request.cookies[SESSION_COOKIE]);
     if (session === null) throw unauthorized();
     if (session.user.is_first_login && request.routeOptions.config.allowFirstLogin !== true) {
       throw forbidden('Password change required');
     }
-    request.auth = session;
+    request.auth = { ...session, key: null };
   };
+
+  async function keyOwner(request: FastifyRequest, reply: FastifyReply, bearer: string) {
+    // Reserved before the lookup's await, so a parallel burst cannot slip past the count.
+    if (badKeys.recent(request.ip).length >= BAD_KEYS_PER_ADDRESS) {
+      throw tooManyRequests(KEYS_LIMITED, badKeys.msUntilFree(request.ip));
+    }
+    const attempt = badKeys.push(request.ip);
+    const found = await keys.authenticate(bearer);
+    // Which of unknown, revoked or expired is never said: 401 alike.
+    if (found === null) throw unauthorized('Invalid API key');
+    badKeys.release(request.ip, attempt);
+    // Every line this request logs, its completion line too, names the key (never the key).
+    const log = request.log.child({ api_key: found.key.name });
+    request.log = log;
+    reply.log = log;
+    return { user: found.owner, key: found.key };
+  }
 }

@@ -138,6 +138,12 @@ export class AuthService {
     return { ...session, endsAt };
   }
 
+  /** A user by id (an API key's owner), or null when the user is gone. */
+  async user(id: number): Promise<User | null> {
+    const row = await this.store.findUserById(id);
+    return row === undefined ? null : toUserResponse(row);
+  }
+
   async logout(tokenHash: string): Promise<void> {
     await this.store.deleteSession(tokenHash);
   }

@@ -1,5 +1,21 @@
-export { createSessionGuard, SESSION_COOKIE, sessionOf } from './auth.guard.js';
+export {
+  actorOf,
+  bearerOf,
+  createAuthGuard,
+  SESSION_COOKIE,
+  sessionOf,
+  type ApiKeyAuthenticator,
+  type ApiKeyIdentity,
+  type Principal,
+} from './auth.guard.js';
 export { protectedAuthRoutes, publicAuthRoutes } from './auth.routes.js';
-export { AuthService, type SessionContext } from './auth.service.js';
+export { AuthService, toUserResponse, type SessionContext } from './auth.service.js';
 export { createAuthStore } from './auth.store.js';
 export { resetPassword, type PasswordReset } from './password-reset.js';
+export {
+  permissionOf,
+  registerRoutePermissions,
+  scopeAllows,
+  scopeNeeded,
+  type Permission,
+} from './permissions.js';

@@ -2,7 +2,7 @@ import { batchCreatedSchema, batchJobSchema, batchRequestSchema } from '@berth/c
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionOf } from '../auth/index.js';
+import { actorOf } from '../auth/index.js';
 import type { BatchService } from './batch.service.js';
 
 /** POST /batch and GET /batch/{jobId}. */
@@ -11,7 +11,7 @@ export function batchRoutes(app: FastifyInstance, opts: { batch: BatchService })
   api.post(
     '/batch',
     { schema: { body: batchRequestSchema, response: { 200: batchCreatedSchema } } },
-    (request) => opts.batch.create(request.body, sessionOf(request).user.username),
+    (request) => opts.batch.create(request.body, actorOf(request)),
   );
   api.get(
     '/batch/:jobId',

@@ -10,10 +10,10 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../platform/http-errors.js';
-import { sessionOf } from '../auth/index.js';
+import { actorOf } from '../auth/index.js';
 import type { ContainerSettingsService } from './container-settings.service.js';
 
-const user = (request: FastifyRequest) => sessionOf(request).user.username;
+const user = (request: FastifyRequest) => actorOf(request);
 
 /** Berth's own settings of one container: tags, auto-restart, desired state and Web UI link. */
 export function containerSettingsRoutes(

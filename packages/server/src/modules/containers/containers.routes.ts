@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '@berth/contracts';
-import { sessionOf } from '../auth/index.js';
+import { actorOf, sessionOf } from '../auth/index.js';
 import type { ContainerLogsService } from './container-logs.js';
 import type { ContainerView } from '../container-view/index.js';
 import type { ContainersService } from './containers.service.js';
@@ -58,7 +58,7 @@ export function containersRoutes(
     },
     (request) => {
       const { hostId, containerId, action } = request.params;
-      return opts.containers.act(hostId, containerId, action, sessionOf(request).user.username);
+      return opts.containers.act(hostId, containerId, action, actorOf(request));
     },
   );
 

@@ -7,10 +7,10 @@ import {
   tagSuggestQuerySchema,
   testConnectionResponseSchema,
 } from '@berth/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionOf } from '../auth/index.js';
+import { actorOf } from '../auth/index.js';
 import type { Host } from '@berth/contracts';
 import type { HostsService } from './hosts.service.js';
 import type { HostRow } from './hosts.store.js';
@@ -38,8 +38,8 @@ export function hostsRoutes(
     if (host === undefined) throw new Error('a shown host went missing');
     return host;
   };
-  const actor = (request: Parameters<typeof sessionOf>[0]) => ({
-    username: sessionOf(request).user.username,
+  const actor = (request: FastifyRequest) => ({
+    username: actorOf(request),
   });
 
   api.get('/hosts', { schema: { response: { 200: z.array(hostSchema) } } }, async () =>

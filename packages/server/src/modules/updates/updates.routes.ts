@@ -18,12 +18,12 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionOf } from '../auth/index.js';
+import { actorOf } from '../auth/index.js';
 import type { UpdatesService } from './updates.service.js';
 
 const containerParams = z.object({ hostId: z.string().min(1), containerId: z.string().min(1) });
 const idParams = z.object({ id: z.coerce.number().int().positive() });
-const usernameOf = (req: FastifyRequest) => sessionOf(req).user.username;
+const usernameOf = (req: FastifyRequest) => actorOf(req);
 
 /** Update status, settings, execution, policies, registry credentials. */
 export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesService }): void {

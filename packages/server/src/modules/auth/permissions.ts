@@ -1,0 +1,91 @@
+import type { ApiKeyScope } from '@berth/contracts';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * What a caller needs to call a route.
+ * - `public`: anyone (probes, the sign-in itself, agents with their own token or secret);
+ * - `read`: lists and reads;
+ * - `operate`: container actions, batch jobs, updates and alert actions;
+ * - `admin`: every other change (settings, hosts, rules, channels, policies);
+ * - `account`: the caller's own sign-in (password, profile, sign-out, API keys): a signed-in
+ *   session only, never an API key, so a leaked key cannot mint keys or take the account.
+ */
+export type Permission = 'public' | 'read' | 'operate' | 'admin' | 'account';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Filled from ROUTE_PERMISSIONS when the route is registered. */
+    permission?: Permission;
+  }
+}
+
+const OPERATE = [
+  'POST /api/hosts/:hostId/containers/:containerId/:action',
+  'POST /api/batch',
+  'POST /api/alerts/:id/annotations',
+  'POST /api/alerts/:id/resolve',
+  'POST /api/alerts/:id/snooze',
+  'POST /api/alerts/:id/unsnooze',
+  'POST /api/updates/check-all',
+  'POST /api/hosts/:hostId/containers/:containerId/check-update',
+  'POST /api/hosts/:hostId/containers/:containerId/execute-update',
+  'POST /api/hosts/:hostId/containers/:containerId/rollback-update',
+  'POST /api/containers/:hostId/:containerId/http-health-check/test',
+];
+
+const ACCOUNT = [
+  'POST /api/v2/auth/logout',
+  'POST /api/v2/auth/change-password',
+  'POST /api/v2/auth/update-profile',
+  'GET /api/api-keys',
+  'POST /api/api-keys',
+  'DELETE /api/api-keys/:id',
+];
+
+const PUBLIC = [
+  'GET /api/health',
+  'POST /api/v2/auth/login',
+  'POST /api/agents/enroll',
+  'GET /api/agents/connect',
+];
+
+/**
+ * Every API route's permission, in one table that a reviewer reads at once. Reads need
+ * `read` and other changes `admin` unless listed above; a route missing from the app's
+ * lists is still decided here, so registering one can never leave it undeclared.
+ */
+export function permissionOf(method: string, url: string): Permission {
+  const route = `${method} ${url}`;
+  if (PUBLIC.includes(route)) return 'public';
+  if (ACCOUNT.includes(route)) return 'account';
+  if (OPERATE.includes(route)) return 'operate';
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'admin';
+}
+
+/** The routes a scope reaches: each scope includes the ones below it. */
+const SCOPE_REACH: Record<ApiKeyScope, readonly Permission[]> = {
+  read: ['public', 'read'],
+  operate: ['public', 'read', 'operate'],
+  admin: ['public', 'read', 'operate', 'admin'],
+};
+
+export const scopeAllows = (scope: ApiKeyScope, permission: Permission): boolean =>
+  SCOPE_REACH[scope].includes(permission);
+
+/** The narrowest scope that reaches a permission (named in a 403), or null for none. */
+export function scopeNeeded(permission: Permission): ApiKeyScope | null {
+  if (permission === 'account') return null;
+  return (['read', 'operate', 'admin'] as const).find((s) => scopeAllows(s, permission)) ?? null;
+}
+
+/**
+ * Stamps every /api route with its permission as it is registered (an explicit one in the
+ * route's config wins), so guards read it from the route, never decide it in handlers.
+ */
+export function registerRoutePermissions(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api')) return;
+    const method = [route.method].flat()[0] ?? 'GET';
+    route.config = { ...route.config, permission: route.config?.permission ?? permissionOf(method, route.url) };
+  });
+}
