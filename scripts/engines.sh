@@ -45,6 +45,8 @@ ensure_packages() {
   command -v docker-registry >/dev/null || missing+=(docker-registry)
   command -v curl >/dev/null || missing+=(curl)
   command -v ip >/dev/null || missing+=(iproute2)
+  command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
+  command -v prometheus >/dev/null || missing+=(prometheus)
   [ ${#missing[@]} -eq 0 ] && return
   [ "$(id -u)" = 0 ] || die "missing ${missing[*]} and not root"
   log "installing ${missing[*]}"

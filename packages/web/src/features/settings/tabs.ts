@@ -29,6 +29,16 @@ export const SETTINGS_TABS = [
     empty: 'The update check time, update policies and registry credentials will be set here.',
   },
   {
+    id: 'integrations',
+    label: 'Integrations',
+    empty: 'Prometheus metrics and MQTT with Home Assistant discovery will be set up here.',
+  },
+  {
+    id: 'api-keys',
+    label: 'API Keys',
+    empty: 'API keys for scripts and other tools will be managed here.',
+  },
+  {
     id: 'system',
     label: 'System',
     empty: 'System settings are not available.',
