@@ -2,6 +2,7 @@ import type { ServerHttp2Session } from 'node:http2';
 import WebSocket, { createWebSocketStream } from 'ws';
 import type { AgentHandlers } from './agent-api.js';
 import { serveEngine } from './engine-tunnel.js';
+import { retryAfterDelayMs } from './retry-after.js';
 import { describeConnectError } from './tls.js';
 
 export interface ConnectOptions {
@@ -34,6 +35,8 @@ export class ConnectError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** How long Berth asked the agent to wait (a 429's Retry-After); undefined: its own backoff. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -56,8 +59,9 @@ export function connectToBerth(options: ConnectOptions): Promise<AgentConnection
   return new Promise((resolve, reject) => {
     socket.once('unexpected-response', (_req, res) => {
       const status = res.statusCode ?? 0;
+      const retryAfterMs = retryAfterDelayMs(res.headers['retry-after']) ?? undefined;
       socket.terminate();
-      reject(new ConnectError(`Berth refused the connection (${status})`, status));
+      reject(new ConnectError(`Berth refused the connection (${status})`, status, retryAfterMs));
     });
     socket.once('error', (err) => reject(new ConnectError(describeConnectError(err))));
     socket.once('open', () => {

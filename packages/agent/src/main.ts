@@ -18,11 +18,16 @@ const VERSION = (
  */
 async function main(): Promise<number> {
   const config = readAgentConfig(process.env);
-  const enrolled = await agentSecret(config, VERSION);
-  logLine('info', `Berth agent ${VERSION}`);
   const stop = new AbortController();
   process.once('SIGTERM', () => stop.abort());
   process.once('SIGINT', () => stop.abort());
+  // A throttled enrollment waits and tries again; a stop during that wait is a clean exit.
+  const enrolled = await agentSecret(config, VERSION, stop.signal).catch((err: unknown) => {
+    if (stop.signal.aborted) return null;
+    throw err;
+  });
+  if (enrolled === null) return 0;
+  logLine('info', `Berth agent ${VERSION}`);
   // Read again at each dial: Berth may have rotated it while connected (POST /v1/secret).
   const secret = async () => (await readSecret(config.dataDir)) ?? enrolled;
   return stayConnected(config, secret, VERSION, stop.signal);

@@ -70,6 +70,8 @@ export async function stayConnected(
   const stopping = () => signal.aborted;
   signal.addEventListener('abort', () => current?.socket.close(1001, 'agent stopping'));
   while (!stopping()) {
+    // A throttled connect (429) waits what Berth asked for: redialling sooner is refused again.
+    let asked: number | undefined;
     try {
       current = await connectToBerth({
         url: config.connectUrl,
@@ -106,11 +108,17 @@ export async function stayConnected(
         logLine('error', `${err.message}: this agent's secret is no longer valid; enroll it again`);
         return 1;
       }
-      logLine('warn', err instanceof Error ? err.message : String(err));
+      if (err instanceof ConnectError && err.retryAfterMs !== undefined) {
+        asked = err.retryAfterMs;
+        logLine(
+          'warn',
+          `${err.message}: connecting again in ${Math.ceil(asked / 1000)} s, as Berth asked`,
+        );
+      } else logLine('warn', err instanceof Error ? err.message : String(err));
     }
     const next = nextDialDelayMs(attempt, lostAt === null ? null : Date.now() - lostAt);
     if (next.backingOff) attempt++;
-    await sleep(next.delayMs, undefined, { signal }).catch(() => undefined);
+    await sleep(asked ?? next.delayMs, undefined, { signal }).catch(() => undefined);
   }
   return 0;
 }
