@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { AGENT_API_MAX_BODY_BYTES } from '@berth/contracts/agents';
+import { AGENT_API_MAX_BODY_BYTES } from '@berth/contracts/agent-wire';
 
 /** One request Berth sends to the agent itself: the parsed JSON body in, a JSON answer out. */
 export type AgentHandler = (body: unknown) => Promise<unknown>;

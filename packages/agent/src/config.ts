@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { AGENT_CONNECT_PATH, AGENT_ENROLL_PATH } from '@berth/contracts/agents';
+import { AGENT_CONNECT_PATH, AGENT_ENROLL_PATH } from '@berth/contracts/agent-wire';
 
 export interface AgentConfig {
   /** Berth's connect endpoint, derived from BERTH_URL (Berth's own address). */

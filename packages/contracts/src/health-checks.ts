@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { HEALTH_CHECK_METHODS, parseStatusCodes } from './agent-wire.js';
 import { lazySchema } from './lazy-schema.js';
+
+// What an agent's probe needs of a check, kept zod-free for the agent.
+export { HEALTH_CHECK_METHODS, parseStatusCodes, type HealthCheckMethod } from './agent-wire.js';
 
 /**
  * HTTP health checks of one container. Berth itself calls
@@ -59,31 +63,12 @@ export const SECRET_MASK = '********';
 export const CONTAINER_IP_PLACEHOLDER = '{container_ip}';
 
 export const healthCheckMethodSchema = lazySchema(() =>
-  z.enum(['GET', 'POST', 'HEAD'], {
+  z.enum(HEALTH_CHECK_METHODS, {
     message: 'Method must be GET, POST or HEAD',
   }),
 );
-export type HealthCheckMethod = z.infer<typeof healthCheckMethodSchema>;
 export const healthStatusSchema = lazySchema(() => z.enum(['healthy', 'unhealthy', 'unknown']));
 export type HealthStatus = z.infer<typeof healthStatusSchema>;
-
-const STATUS_PART = /^(\d{3})(?:-(\d{3}))?$/;
-
-/** '200', '200-299' or '200,201,204' (parts may mix); every code 100-599. Null when invalid. */
-export function parseStatusCodes(spec: string): [number, number][] | null {
-  const parts = spec.replace(/\s+/g, '').split(',');
-  if (parts.length === 0 || parts.length > 50) return null;
-  const ranges: [number, number][] = [];
-  for (const part of parts) {
-    const m = STATUS_PART.exec(part);
-    if (m === null) return null;
-    const lo = Number(m[1]);
-    const hi = m[2] === undefined ? lo : Number(m[2]);
-    if (lo < 100 || hi > 599 || lo > hi) return null;
-    ranges.push([lo, hi]);
-  }
-  return ranges;
-}
 
 export const statusCodesSchema = lazySchema(() =>
   z

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { parseStatusCodes } from '@berth/contracts/health-checks';
+import { parseStatusCodes } from '@berth/contracts/agent-wire';
 import type { AgentHttpProbeRequest, AgentHttpProbeResult } from '@berth/contracts/agents';
 import { HttpTimeoutError, httpRequest } from './http-request.js';
 

@@ -1,9 +1,9 @@
 import {
   AGENT_API_PATHS,
-  agentContainerStatsRequestSchema,
-  agentHttpProbeRequestSchema,
+  readAgentContainerStatsRequest,
+  readAgentHttpProbeRequest,
   type AgentCapability,
-} from '@berth/contracts/agents';
+} from '@berth/contracts/agent-wire';
 import type { AgentHandler, AgentHandlers } from '../agent-api.js';
 import type { AgentConfig } from '../config.js';
 import { containerStatsReader } from './container-stats.js';
@@ -27,12 +27,12 @@ export function agentHandlers(config: AgentConfig): AgentHandlers {
     // The same probe Berth runs for its direct hosts, from this host's network.
     [
       `POST ${AGENT_API_PATHS.httpProbe}`,
-      (body) => probe(parseBody(agentHttpProbeRequestSchema, body)),
+      (body) => probe(parseBody(readAgentHttpProbeRequest, body)),
     ],
     [`GET ${AGENT_API_PATHS.hostMetrics}`, () => hostMetrics()],
     [
       `POST ${AGENT_API_PATHS.containerStats}`,
-      (body) => containerStats(parseBody(agentContainerStatsRequestSchema, body)),
+      (body) => containerStats(parseBody(readAgentContainerStatsRequest, body)),
     ],
     [`POST ${AGENT_API_PATHS.secret}`, rotateSecretHandler(config)],
   ]);

@@ -1,4 +1,4 @@
-import { agentNewSecretSchema } from '@berth/contracts/agents';
+import { readAgentNewSecret } from '@berth/contracts/agent-wire';
 import type { AgentHandler } from '../agent-api.js';
 import type { AgentConfig } from '../config.js';
 import { writeSecret } from '../secret-file.js';
@@ -12,7 +12,7 @@ import { parseBody } from './parse-body.js';
 export const rotateSecretHandler =
   (config: AgentConfig): AgentHandler =>
   async (body) => {
-    const { secret } = parseBody(agentNewSecretSchema, body);
+    const { secret } = parseBody(readAgentNewSecret, body);
     await writeSecret(config.dataDir, secret);
     return { ok: true };
   };
