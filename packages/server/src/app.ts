@@ -82,7 +82,12 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   // Before any route is added: each /api route is stamped with the permission it needs.
   registerRoutePermissions(app);
-  registerOriginCheck(app, config.allowedOrigins, (request) => bearerOf(request) !== null);
+  // Only /api routes judge a bearer request by its key alone; the live channel reads the cookie.
+  registerOriginCheck(
+    app,
+    config.allowedOrigins,
+    (request) => request.url.startsWith('/api/') && bearerOf(request) !== null,
+  );
   await app.register(cookie);
   await registerCompression(app);
   app.decorateRequest('auth', null);

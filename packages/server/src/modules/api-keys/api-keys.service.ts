@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   API_KEY_PREFIX,
+  API_KEY_SCOPES,
   MAX_API_KEYS,
   type ApiKey,
   type ApiKeyScope,
@@ -21,6 +22,8 @@ const SHOWN_CHARS = API_KEY_PREFIX.length + 4;
 const MAX_KEY_LENGTH = 200;
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+const isScope = (scope: string): scope is ApiKeyScope =>
+  (API_KEY_SCOPES as readonly string[]).includes(scope);
 
 export interface ApiKeysPorts {
   userById: (id: number) => Promise<User | null>;
@@ -54,6 +57,10 @@ export class ApiKeysService implements ApiKeyAuthenticator {
     if (expiresAt !== null && Date.parse(expiresAt) <= this.now()) {
       throw badRequest('expires_at: Expiry must be in the future');
     }
+    // Logs and the event log name a key by its name, so two keys never share one.
+    if ((await this.store.byName(request.name)) !== undefined) {
+      throw conflict('name: An API key with this name already exists');
+    }
     if ((await this.store.count()) >= MAX_API_KEYS) {
       throw conflict(`At most ${MAX_API_KEYS} API keys can exist; revoke one first`);
     }
@@ -82,7 +89,7 @@ export class ApiKeysService implements ApiKeyAuthenticator {
   async authenticate(key: string): Promise<{ key: ApiKeyIdentity; owner: User } | null> {
     if (!key.startsWith(API_KEY_PREFIX) || key.length > MAX_KEY_LENGTH) return null;
     const row = await this.store.byHash(hashKey(key));
-    if (row === undefined) return null;
+    if (row === undefined || !isScope(row.scope)) return null;
     const now = this.now();
     if (row.expires_at !== null && Date.parse(row.expires_at) <= now) return null;
     const owner = await this.ports.userById(row.user_id);
@@ -90,7 +97,7 @@ export class ApiKeysService implements ApiKeyAuthenticator {
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await this.store.touch(row.id, new Date(now).toISOString());
     }
-    return { key: { id: row.id, name: row.name, scope: row.scope as ApiKeyScope }, owner };
+    return { key: { id: row.id, name: row.name, scope: row.scope }, owner };
   }
 
   private async keyEvent(type: string, title: string, by: User): Promise<void> {

@@ -24,22 +24,25 @@ export function createApiKeysStore(base: Db) {
   const db = base.$extendTables<{ [KEYS]: ApiKeyTable }>();
   return {
     insert: async (row: Insertable<ApiKeyTable>): Promise<number> =>
-      Number(
-        (await db.insertInto(KEYS).values(row).returning('id').executeTakeFirstOrThrow()).id,
-      ),
+      (await db.insertInto(KEYS).values(row).returning('id').executeTakeFirstOrThrow()).id,
 
     list: (): Promise<ApiKeyRow[]> => db.selectFrom(KEYS).selectAll().orderBy('id').execute(),
 
     count: async (): Promise<number> =>
       Number(
-        (await db
-          .selectFrom(KEYS)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()).n,
+        (
+          await db
+            .selectFrom(KEYS)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
       ),
 
     byHash: (keyHash: string): Promise<ApiKeyRow | undefined> =>
       db.selectFrom(KEYS).selectAll().where('key_hash', '=', keyHash).executeTakeFirst(),
+
+    byName: (name: string): Promise<ApiKeyRow | undefined> =>
+      db.selectFrom(KEYS).selectAll().where('name', '=', name).executeTakeFirst(),
 
     byId: (id: number): Promise<ApiKeyRow | undefined> =>
       db.selectFrom(KEYS).selectAll().where('id', '=', id).executeTakeFirst(),

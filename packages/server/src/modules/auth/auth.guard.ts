@@ -55,12 +55,20 @@ export function actorOf(request: FastifyRequest): string {
 export const BAD_KEYS_PER_ADDRESS = 20;
 const BAD_KEY_WINDOW_MS = 15 * 60 * 1000;
 const KEYS_LIMITED = 'Too many failed API key attempts. Please try again later.';
-const BEARER = /^Bearer\s+(\S+)$/i;
+const BEARER = /^Bearer(?:\s+|$)/i;
 
-/** The key in an `Authorization: Bearer` header, or null when there is none. */
+/**
+ * The key in an `Authorization: Bearer` header, or null when there is none. A Bearer header
+ * whose value is empty or garbled still counts as a (bad) key: it answers 401 like any other
+ * bad key instead of falling back to the cookie. Other schemes (Basic from a proxy, which a
+ * browser sends by itself) are not keys and leave the request to its cookie.
+ */
 export function bearerOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
-  return typeof header === 'string' ? (BEARER.exec(header.trim())?.[1] ?? null) : null;
+  if (typeof header !== 'string') return null;
+  const value = header.trim();
+  const scheme = BEARER.exec(value);
+  return scheme === null ? null : value.slice(scheme[0].length);
 }
 
 /**
@@ -77,6 +85,8 @@ export function createAuthGuard(auth: AuthService, keys: ApiKeyAuthenticator, no
     const bearer = bearerOf(request);
     if (bearer !== null) {
       const { user, key } = await keyOwner(request, reply, bearer);
+      // Like a session: after `berth reset-password` the owner's keys wait for the new password.
+      if (user.is_first_login) throw forbidden('Password change required');
       if (!scopeAllows(key.scope, permission)) {
         const needed = scopeNeeded(permission);
         throw forbidden(

@@ -55,12 +55,15 @@ const PUBLIC = [
  * lists is still decided here, so registering one can never leave it undeclared.
  */
 export function permissionOf(method: string, url: string): Permission {
-  const route = `${method} ${url}`;
+  // A HEAD runs the GET's handler, so it needs what the GET needs (public probes included).
+  const route = `${method === 'HEAD' ? 'GET' : method} ${url}`;
   if (PUBLIC.includes(route)) return 'public';
   if (ACCOUNT.includes(route)) return 'account';
   if (OPERATE.includes(route)) return 'operate';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'admin';
 }
+
+const STRICTNESS: readonly Permission[] = ['public', 'read', 'operate', 'admin', 'account'];
 
 /** The routes a scope reaches: each scope includes the ones below it. */
 const SCOPE_REACH: Record<ApiKeyScope, readonly Permission[]> = {
@@ -85,7 +88,11 @@ export function scopeNeeded(permission: Permission): ApiKeyScope | null {
 export function registerRoutePermissions(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api')) return;
-    const method = [route.method].flat()[0] ?? 'GET';
-    route.config = { ...route.config, permission: route.config?.permission ?? permissionOf(method, route.url) };
+    // A route with several methods needs the strictest of theirs.
+    const strictest = [route.method]
+      .flat()
+      .map((method) => permissionOf(method, route.url))
+      .reduce((a, b) => (STRICTNESS.indexOf(b) > STRICTNESS.indexOf(a) ? b : a), 'public');
+    route.config = { ...route.config, permission: route.config?.permission ?? strictest };
   });
 }
