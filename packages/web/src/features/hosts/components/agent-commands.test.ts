@@ -4,13 +4,15 @@ import { agentComposeSnippet, agentRunCommand, shellWord } from './agent-command
 const env = { berthUrl: 'https://berth.example.com', token: 'abc_DEF-123', name: '' };
 
 describe('the agent commands', () => {
-  it('runs the berth-agent image with the socket, /proc, its volume and the token', () => {
+  it('runs the berth-agent image with the socket, /proc, the cgroups, its volume and the token', () => {
     expect(agentRunCommand(env)).toBe(
       [
         'docker run -d --name berth-agent --restart unless-stopped',
         '--group-add "$(stat -c %g /var/run/docker.sock)"',
+        '--cgroupns=host',
         '-v /var/run/docker.sock:/var/run/docker.sock',
         '-v /proc:/host/proc:ro',
+        '-v /sys/fs/cgroup:/sys/fs/cgroup:ro',
         '-v berth-agent:/var/lib/berth-agent',
         '-e BERTH_URL=https://berth.example.com',
         '-e BERTH_AGENT_TOKEN=abc_DEF-123',
@@ -33,6 +35,9 @@ describe('the agent commands', () => {
     const compose = agentComposeSnippet(env);
     expect(compose).toContain('    image: berth-agent\n');
     expect(compose).toContain('      - /proc:/host/proc:ro\n');
+    // Container stats from the host's cgroup files, as the docker run line has them.
+    expect(compose).toContain('    cgroup: host\n');
+    expect(compose).toContain('      - /sys/fs/cgroup:/sys/fs/cgroup:ro\n');
     expect(compose).toContain('      BERTH_AGENT_TOKEN: "abc_DEF-123"\n');
     // The image runs as uid 1000: the socket's group, which the host names at `up`.
     expect(compose).toContain(

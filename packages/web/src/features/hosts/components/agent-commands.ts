@@ -17,9 +17,18 @@ export const AGENT_BUILD_COMMAND = `docker build --target agent -t ${AGENT_IMAGE
  */
 const SOCKET_GROUP = '"$(stat -c %g /var/run/docker.sock)"';
 
+/**
+ * Container stats come from the host's cgroup files (Engine API calls otherwise): the host's
+ * /proc gives each container's cgroup path, the host's /sys/fs/cgroup its files. A container
+ * sees only its own cgroup there unless the host's is mounted, and on cgroup v2 the paths in
+ * /proc are relative to the agent's own cgroup namespace unless it shares the host's.
+ */
+const CGROUP_NAMESPACE = 'host';
+
 const MOUNTS = [
   '/var/run/docker.sock:/var/run/docker.sock',
   '/proc:/host/proc:ro',
+  '/sys/fs/cgroup:/sys/fs/cgroup:ro',
   'berth-agent:/var/lib/berth-agent',
 ];
 
@@ -48,6 +57,7 @@ export function agentRunCommand(env: AgentEnvironment): string {
   return [
     'docker run -d --name berth-agent --restart unless-stopped',
     `--group-add ${SOCKET_GROUP}`,
+    `--cgroupns=${CGROUP_NAMESPACE}`,
     ...MOUNTS.map((m) => `-v ${m}`),
     ...envOf(env).map(([key, value]) => `-e ${shellWord(`${key}=${value}`)}`),
     AGENT_IMAGE,
@@ -63,6 +73,7 @@ export function agentComposeSnippet(env: AgentEnvironment): string {
     `    image: ${AGENT_IMAGE}`,
     '    container_name: berth-agent',
     '    restart: unless-stopped',
+    `    cgroup: ${CGROUP_NAMESPACE}`,
     '    volumes:',
     ...MOUNTS.map((m) => `      - ${m}`),
     "    # The socket's group, for the agent's uid 1000: DOCKER_GID=$(stat -c %g /var/run/docker.sock)",
