@@ -44,6 +44,9 @@ test.describe('agent hosts', () => {
     for (const part of [
       '-v /var/run/docker.sock:/var/run/docker.sock',
       '-v /proc:/host/proc:ro',
+      // Container stats from the host's cgroup files.
+      '--cgroupns=host',
+      '-v /sys/fs/cgroup:/sys/fs/cgroup:ro',
       '-v berth-agent:/var/lib/berth-agent',
       `-e BERTH_URL=${readyServer.url}`,
       '-e BERTH_AGENT_NAME=edge-agent',
@@ -112,11 +115,22 @@ test.describe('agent hosts', () => {
     await page.getByRole('button', { name: 'View edge-agent' }).click();
     const drawer = page.getByRole('dialog', { name: 'edge-agent' });
     await expect(drawer.getByTestId('drawer-connection-type')).toHaveText('Agent 0.1.0');
+    // What the agent runs next to its engine, and when it last connected (it still is).
+    await expect(drawer.getByTestId('drawer-agent-capabilities')).toHaveText(
+      'HTTP probes, container stats, host metrics',
+    );
+    await expect(drawer.getByTestId('drawer-agent-last-connected')).toHaveText(
+      /^\d+[smhd] ago \(still connected\)$/,
+    );
     await expect(drawer.getByText(/connects over plain ws:\/\//)).toBeVisible();
     await expect(drawer.getByRole('button', { name: 'Rotate secret' })).toBeVisible();
     await page.screenshot({ path: shot('agent-host-drawer') });
     await drawer.getByRole('button', { name: 'Expand' }).click();
     await expect(page.getByTestId('modal-connection-type')).toHaveText('Agent 0.1.0');
+    await expect(page.getByTestId('modal-agent-capabilities')).toHaveText(
+      'HTTP probes, container stats, host metrics',
+    );
+    await expect(page.getByTestId('modal-agent-last-connected')).toContainText('ago');
   });
 
   test('an agent of another protocol is refused, and its host says why', async ({

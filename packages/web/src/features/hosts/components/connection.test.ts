@@ -1,6 +1,6 @@
 import type { Host } from '@berth/contracts';
 import { describe, expect, it } from 'vitest';
-import { connectionLabel } from './connection';
+import { capabilitiesText, connectionLabel } from './connection';
 
 const agent = (version: string): Host['connection'] => ({
   type: 'agent',
@@ -16,5 +16,21 @@ describe('connectionLabel', () => {
     // An agent that never said its version (one from before the header) is just an agent.
     expect(connectionLabel({ connection: agent('unknown') })).toBe('Agent');
     expect(connectionLabel({ connection: { type: 'agent', agent: null } })).toBe('Agent');
+  });
+});
+
+describe('capabilitiesText', () => {
+  it('says what an agent runs next to its engine, in words', () => {
+    expect(
+      capabilitiesText({
+        capabilities: ['read-only', 'http-probe', 'host-metrics', 'container-stats'],
+      }),
+    ).toBe('HTTP probes, container stats, host metrics, read-only');
+    expect(capabilitiesText({ capabilities: ['read-only'] })).toBe('Read-only');
+    // A newer agent's capability this page does not know is named as the agent said it.
+    expect(capabilitiesText({ capabilities: ['teleport', 'host-metrics'] })).toBe(
+      'Host metrics, teleport',
+    );
+    expect(capabilitiesText({ capabilities: [] })).toBe('None (Engine API only)');
   });
 });

@@ -1,5 +1,7 @@
 import type { Host } from '@berth/contracts';
 import { ShieldAlert } from 'lucide-react';
+import { InfoRow } from '@/components/detail-section';
+import { formatAgo } from '@/lib/format';
 
 /** How Berth reaches the host, in a word: Socket, TCP, TLS, or Agent with its version. */
 export function connectionLabel(host: Pick<Host, 'connection'>): string {
@@ -39,5 +41,53 @@ export function InsecureAgentWarning() {
     <span className="inline-flex items-start gap-1 text-amber-300">
       <ShieldAlert className="mt-0.5 h-4 w-4 shrink-0" /> {INSECURE_AGENT_TEXT}
     </span>
+  );
+}
+
+/** What each capability an agent announces lets it do, in words, in the order they are shown. */
+const CAPABILITY_TEXT: Record<string, string> = {
+  'http-probe': 'HTTP probes',
+  'container-stats': 'container stats',
+  'host-metrics': 'host metrics',
+  'read-only': 'read-only',
+};
+
+/**
+ * What an agent runs next to its engine, as it said when it last connected, e.g. "HTTP probes,
+ * container stats, host metrics, read-only"; an agent that announced none only carries the
+ * Engine API.
+ */
+export function capabilitiesText(agent: { capabilities: string[] }): string {
+  if (agent.capabilities.length === 0) return 'None (Engine API only)';
+  // Known ones in one order whatever the agent's; a newer agent's unknown ones after them.
+  const order = Object.keys(CAPABILITY_TEXT);
+  const rank = (c: string) => (order.includes(c) ? order.indexOf(c) : order.length);
+  const text = [...agent.capabilities]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((c) => CAPABILITY_TEXT[c] ?? c)
+    .join(', ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** An agent host's capabilities and when its agent last connected; nothing for other hosts. */
+export function AgentInfoRows({ host, testIdPrefix }: { host: Host; testIdPrefix: string }) {
+  const agent = host.connection.agent;
+  if (host.connection.type !== 'agent' || agent === null) return null;
+  const at = agent.last_connected_at;
+  return (
+    <>
+      <InfoRow label="Capabilities">
+        <span data-testid={`${testIdPrefix}-agent-capabilities`}>{capabilitiesText(agent)}</span>
+      </InfoRow>
+      <InfoRow label="Last connected">
+        <span
+          data-testid={`${testIdPrefix}-agent-last-connected`}
+          title={at === null ? undefined : new Date(at).toLocaleString()}
+        >
+          {formatAgo(at)}
+          {agent.connected && at !== null ? ' (still connected)' : ''}
+        </span>
+      </InfoRow>
+    </>
   );
 }

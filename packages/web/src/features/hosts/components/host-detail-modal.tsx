@@ -12,7 +12,7 @@ import { useHostDetail } from '../api/hosts-api';
 import { HostEventsTab } from './host-events-tab';
 import { HostRecentEvents } from './host-recent-events';
 import { HostTagsEditor } from './host-tags-editor';
-import { connectionLabel } from './connection';
+import { AgentInfoRows, connectionLabel } from './connection';
 
 const TABS = [
   { value: 'overview', label: 'Overview' },
@@ -87,6 +87,7 @@ function ModalBody({ host }: { host: Host }) {
                   <InfoRow label="Connection">
                     <span data-testid="modal-connection-type">{connectionLabel(host)}</span>
                   </InfoRow>
+                  <AgentInfoRows host={host} testIdPrefix="modal" />
                   <InfoRow label="Uptime">
                     <HostUptime host={host} detailed />
                   </InfoRow>

@@ -12,7 +12,7 @@ import { useHostDetail } from '../api/hosts-api';
 import { HostContainersCard } from './host-containers-card';
 import { HostRecentEvents } from './host-recent-events';
 import { HostTagsEditor } from './host-tags-editor';
-import { connectionLabel, InsecureAgentWarning, isAgentHost } from './connection';
+import { AgentInfoRows, connectionLabel, InsecureAgentWarning, isAgentHost } from './connection';
 import { RotateSecretDialog } from './rotate-secret-dialog';
 
 const DRAWER_WIDTH = 600;
@@ -121,6 +121,7 @@ function DrawerBody({ host }: { host: Host }) {
               </Button>
             )}
           </InfoRow>
+          <AgentInfoRows host={host} testIdPrefix="drawer" />
           <InfoRow label="Port">
             {host.url.startsWith('unix://') || agent ? '—' : defaultPort(host.url)}
           </InfoRow>
