@@ -152,6 +152,7 @@ export async function createServices(
     hosts,
     tunnels: agentTunnels,
     onConnected: (hostId) => monitor.retryNow(hostId),
+    record: (event) => events.record(event),
     log,
   });
   const alerts = new AlertsService({

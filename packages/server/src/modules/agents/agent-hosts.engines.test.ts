@@ -11,7 +11,10 @@ import {
   AGENT_CAPABILITIES_HEADER,
   agentSecretHeaderValue,
   type AgentEnrollResponse,
+  type AgentNewSecret,
+  type BerthEvent,
   type EnrollmentTokenResponse,
+  type EventsResponse,
   type Host,
   type RotateAgentSecretResponse,
   type TestConnectionResponse,
@@ -76,6 +79,8 @@ describe('agent hosts', () => {
     return (await res.json()) as AgentEnrollResponse;
   };
   const readSecret = () => readFileSync(join(dataDir, 'secret'), 'utf8');
+  const hostEvents = async (hostId: string): Promise<BerthEvent[]> =>
+    (await api.get<EventsResponse>(`/events?category=host&host_id=${hostId}`)).body.events;
   const testConnection = (host: Host) =>
     api.post<TestConnectionResponse | { detail: string }>('/hosts/test-connection', {
       name: host.name,
@@ -242,6 +247,14 @@ describe('agent hosts', () => {
     );
     expect(rotated.status).toBe(200);
     expect(rotated.body.ok).toBe(true);
+    expect(
+      (await hostEvents(host.id)).find((e) => e.event_type === 'agent_secret_rotated'),
+    ).toMatchObject({
+      severity: 'info',
+      title: 'Agent secret rotated',
+      host_name: name,
+      triggered_by: 'admin',
+    });
     const after = readSecret();
     expect(after).not.toBe(before);
     expect(statSync(join(dataDir, 'secret')).mode & 0o777).toBe(0o600);
@@ -261,6 +274,62 @@ describe('agent hosts', () => {
     await expect(
       connectWith(before, { [AGENT_PROTOCOL_HEADER]: String(AGENT_PROTOCOL) }),
     ).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('records a rotation in the event log, by whom; a lost answer ends when the agent switches', async () => {
+    const hostName = `lost-${randomUUID().slice(0, 8)}`;
+    const { secret, host_id: hostId } = await enrollByHand(hostName);
+    // An agent that stores its new secret but whose answer never reaches Berth.
+    let sent: string | undefined;
+    const handlers = new Map([
+      [
+        'POST /v1/secret',
+        (body: unknown) => {
+          sent = (body as AgentNewSecret).secret;
+          return Promise.reject(new Error('answer lost'));
+        },
+      ],
+    ]);
+    const compatible = { [AGENT_PROTOCOL_HEADER]: String(AGENT_PROTOCOL) };
+    const first = await connectToBerth({
+      url: `${base.replace('http://', 'ws://')}/api/agents/connect`,
+      headers: { authorization: agentSecretHeaderValue(secret), ...compatible },
+      socketPath: plainSocket(),
+      handlers,
+    });
+    await waitFor('the hand-made agent online', async () =>
+      (await hostNamed(hostName))?.status === 'online' ? true : undefined,
+    );
+    const failed = await api.post<{ detail: string }>(`/hosts/${hostId}/agent/rotate-secret`);
+    expect(failed.status).toBe(409);
+    // A failed rotation changed nothing an operator must trace.
+    expect((await hostEvents(hostId)).map((e) => e.title)).not.toContain('Agent secret rotated');
+    first.socket.close();
+    await waitFor('the hand-made agent gone', async () =>
+      (await hostNamed(hostName))?.connection.agent?.connected === false ? true : undefined,
+    );
+    if (sent === undefined) throw new Error('no secret sent');
+    const second = await connectWith(sent, compatible);
+    try {
+      const switched = await waitFor('the switch in the event log', async () =>
+        (await hostEvents(hostId)).find((e) => e.event_type === 'agent_secret_switched'),
+      );
+      expect(switched).toMatchObject({
+        severity: 'info',
+        category: 'host',
+        title: 'Agent switched to its new secret',
+        host_name: hostName,
+        triggered_by: 'system',
+      });
+      second.socket.close();
+      await waitFor('the hand-made agent gone again', async () =>
+        (await hostNamed(hostName))?.connection.agent?.connected === false ? true : undefined,
+      );
+      // The switch settled it: the secret from before the rotation is refused.
+      await expect(connectWith(secret, compatible)).rejects.toMatchObject({ status: 401 });
+    } finally {
+      second.socket.close();
+    }
   });
 
   it('needs the agent connected to rotate or test, and says so', async () => {

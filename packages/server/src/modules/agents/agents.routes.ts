@@ -66,7 +66,7 @@ export function agentsRoutes(app: FastifyInstance, opts: { agents: AgentsService
         response: { 200: rotateAgentSecretResponseSchema },
       },
     },
-    (request) => opts.agents.rotateSecret(request.params.id),
+    (request) => opts.agents.rotateSecret(request.params.id, { username: actorOf(request) }),
   );
 }
 

@@ -16,6 +16,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { AGENT_NOT_CONNECTED, type AgentTunnel, type AgentTunnels } from '../../docker/index.js';
 import { badRequest, conflict } from '../../platform/http-errors.js';
+import type { EventInput } from '../events/index.js';
 import type { HostEvents, HostRow } from '../hosts/index.js';
 import type { AgentRow, AgentsStore } from './agents.store.js';
 
@@ -82,6 +83,8 @@ export interface AgentsDeps {
   tunnels: AgentTunnels;
   /** An agent's connection came up: its host should try its engine now, not at its backoff. */
   onConnected: (hostId: string) => void;
+  /** The event log: a secret's rotation is a change to the host an operator must be able to trace. */
+  record: (event: EventInput) => Promise<unknown>;
   log: FastifyBaseLogger;
 }
 
@@ -161,8 +164,17 @@ export class AgentsService {
     }
     if (this.deps.tunnels.isConnected(agent.id))
       throw new AgentRefusal(ALREADY_CONNECTED, 'a second connection with the same secret', 409);
-    if (agent.pending_secret_hash !== null)
+    if (agent.pending_secret_hash !== null) {
       await this.deps.store.settleSecret(agent.id, secretHash);
+      // The rotation's answer was lost, yet the agent had stored its new secret: it ends here.
+      if (agent.pending_secret_hash === secretHash)
+        await this.hostEvent(agent.host_id, {
+          event_type: 'agent_secret_switched',
+          title: 'Agent switched to its new secret',
+          message: 'Its answer to the rotation was lost; it connected with the new secret',
+          triggered_by: 'system',
+        });
+    }
     return agent;
   }
 
@@ -189,7 +201,10 @@ export class AgentsService {
    * then its hash replaces the old one. Until then both are valid, so an answer lost on the
    * way never locks the agent out (its next connect with either settles which one it holds).
    */
-  async rotateSecret(hostId: string): Promise<RotateAgentSecretResponse> {
+  async rotateSecret(
+    hostId: string,
+    actor: { username: string },
+  ): Promise<RotateAgentSecretResponse> {
     const agent = await this.deps.store.agentOfHost(hostId);
     if (agent === undefined) {
       await this.deps.hosts.get(hostId); // no such host: 404
@@ -218,7 +233,35 @@ export class AgentsService {
     if (!(await this.deps.store.settleSecret(agent.id, next)))
       throw conflict('The agent reconnected during the rotation; rotate its secret again');
     this.deps.log.info({ agent: agent.id }, 'agent secret rotated');
+    await this.hostEvent(hostId, {
+      event_type: 'agent_secret_rotated',
+      title: 'Agent secret rotated',
+      message: 'The agent stored its new secret; the old one is refused from now on',
+      triggered_by: actor.username,
+    });
     return { ok: true, rotated_at: new Date().toISOString() };
+  }
+
+  /**
+   * An event of an agent's host. The change it tells of is already made, so failing to record
+   * it is logged, not answered as a failure of the change.
+   */
+  private async hostEvent(
+    hostId: string,
+    event: Pick<EventInput, 'event_type' | 'title' | 'message' | 'triggered_by'>,
+  ): Promise<void> {
+    try {
+      const host = await this.deps.hosts.get(hostId);
+      await this.deps.record({
+        severity: 'info',
+        category: 'host',
+        host_id: host.id,
+        host_name: host.name,
+        ...event,
+      });
+    } catch (err) {
+      this.deps.log.error({ err, host: hostId }, `could not record "${event.title}"`);
+    }
   }
 
   /**
