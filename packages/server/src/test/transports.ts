@@ -41,6 +41,8 @@ const unixPath = (socket: string) => socket.replace(/^unix:\/\//, '');
 export async function openTransportHost(
   transport: Transport,
   env: Record<string, string> = {},
+  /** More of the agent's environment (BERTH_AGENT_READ_ONLY); the agent transport only. */
+  extraAgentEnv: Record<string, string> = {},
 ): Promise<TransportHost> {
   const engine = rigEngine('plain');
   const t = await buildTestApp(env);
@@ -67,6 +69,7 @@ export async function openTransportHost(
     BERTH_AGENT_NAME: name,
     // Plain http on loopback; the agent refuses it unless told.
     BERTH_AGENT_INSECURE: '1',
+    ...extraAgentEnv,
   };
   const fixture: TransportHost = {
     transport,

@@ -63,10 +63,18 @@ export interface UpdatesRuntime {
 
 export const COMPOSE_LABEL = 'com.docker.compose.project';
 
+/**
+ * dockerode's words for an engine answer it did not parse (a pull's is a stream), around the
+ * engine's own: "(HTTP code 403) unexpected - This agent is read-only: actions are refused ".
+ */
+const UNPARSED_ANSWER = /^\(HTTP code \d+\) [^-]*- (.+?)\s*$/s;
+
 export const errText = (err: unknown): string => {
   const e = err as { json?: { message?: unknown }; message?: string };
   const m = e.json?.message;
-  return typeof m === 'string' ? m : String(e.message ?? err);
+  if (typeof m === 'string') return m;
+  const text = String(e.message ?? err);
+  return UNPARSED_ANSWER.exec(text)?.[1] ?? text;
 };
 
 /** A container being updated, by host and name (settings follow the name, not the id). */
