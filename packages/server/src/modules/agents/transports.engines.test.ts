@@ -247,6 +247,40 @@ describe.each(TRANSPORTS)('the core paths %s', { timeout: 60_000 }, (transport) 
     );
   });
 
+  it('auto-restarts a container killed outside Berth (docker kill)', async () => {
+    // The shortest delay the settings allow.
+    expect((await api().put('/settings', { retry_delay: 5, max_retries: 2 })).status).toBe(200);
+    const name = run('while :; do sleep 1; done');
+    const c = await listedContainer(api(), h.host.id, name);
+    const on = await api().post(`/hosts/${h.host.id}/containers/${c.id}/auto-restart`, {
+      enabled: true,
+    });
+    expect(on.status).toBe(200);
+    const startedAt = cli(['inspect', '-f', '{{.State.StartedAt}}', name]);
+    cli(['kill', name]);
+    // Berth starts it again after retry_delay, through the host's engine connection.
+    await waitFor(
+      'restarted by Berth',
+      async () => {
+        const now = cli(['inspect', '-f', '{{.State.Running}} {{.State.StartedAt}}', name]);
+        return (
+          (await listed(name))?.state === 'running' &&
+          now.startsWith('true ') &&
+          now !== `true ${startedAt}`
+        );
+      },
+      20_000,
+      250,
+    );
+    const restarted = await waitFor('the restart in the event log', async () =>
+      (await eventsOf(c)).find((e) => e.event_type === 'auto_restart'),
+    );
+    expect(restarted).toMatchObject({
+      title: `Container auto-restarted: ${name}`,
+      triggered_by: 'system',
+    });
+  });
+
   it('raises host_down within 10 s of losing the host', async () => {
     const rule = await addRule('host_down', { scope: 'host' });
     const at = Date.now();
