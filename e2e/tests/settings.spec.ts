@@ -22,7 +22,7 @@ async function toSettings(page: Page, tab: string) {
 }
 
 test.describe('settings screen', () => {
-  test('the five tabs in order, the tab in the URL, empty states for the tabs still to come', async ({
+  test('the tabs in order, the tab in the URL, empty states for the tabs still to come', async ({
     page,
     readyServer: _,
   }) => {
@@ -33,6 +33,8 @@ test.describe('settings screen', () => {
       'Alerts',
       'Notifications',
       'Container Updates',
+      'Integrations',
+      'API Keys',
       'System',
     ]);
     await expect(page.getByRole('tab', { name: 'System' })).toHaveAttribute(
