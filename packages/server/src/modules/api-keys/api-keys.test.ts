@@ -283,3 +283,37 @@ describe('a key whose owner is gone', () => {
     }
   });
 });
+
+describe('the number of keys', () => {
+  it('is capped at 100, so the table stays a list a person reads', async () => {
+    const own = await buildTestApp();
+    try {
+      const ownCookie = await signedInCookie(own.app);
+      const post = (name: string) =>
+        own.app.inject({
+          method: 'POST',
+          url: '/api/api-keys',
+          headers: { cookie: ownCookie },
+          payload: { name, scope: 'read' },
+        });
+      for (let i = 0; i < 100; i++) expect((await post(`key ${i}`)).statusCode).toBe(201);
+      const refused = await post('one too many');
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        detail: 'At most 100 API keys can exist; revoke one first',
+      });
+      const created = await own.app.services.db
+        .selectFrom('events')
+        .select(['title', 'triggered_by'])
+        .where('event_type', '=', 'api_key_created')
+        .execute();
+      expect(created).toHaveLength(100);
+      expect(created[0]).toEqual({
+        title: 'API key "key 0" created (read)',
+        triggered_by: 'admin',
+      });
+    } finally {
+      await own.close();
+    }
+  });
+});
