@@ -179,6 +179,17 @@ describe('a bad key', () => {
   });
 });
 
+describe('a parallel burst of bad keys', () => {
+  it('gets no more than 20 looked up before the address is refused', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => withKey(`berth_burst${i}`, '/api/hosts', '10.7.7.7')),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(20);
+    expect(codes.filter((c) => c === 429)).toHaveLength(20);
+  });
+});
+
 describe('a key request', () => {
   it('passes the origin check on a POST from a foreign origin (no cookie is involved)', async () => {
     const key = (await createKey('foreign admin', 'admin')).key;
