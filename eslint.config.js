@@ -134,6 +134,26 @@ export default tseslint.config(
     },
   },
   {
+    // The agent loads no zod (about 20 MB of its memory): at run time it takes only the
+    // contracts' zod-free agent wire; types from the rest are erased and welcome.
+    files: ['packages/agent/src/**/*.ts'],
+    ignores: ['packages/agent/src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@berth/contracts(?!/agent-wire$)',
+              allowTypeImports: true,
+              message: 'The agent imports values only from @berth/contracts/agent-wire (no zod).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The composition root and the platform reach modules through their index.ts too.
     files: ['packages/server/src/*.ts', 'packages/server/src/platform/**/*.ts'],
     rules: {

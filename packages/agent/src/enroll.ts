@@ -1,9 +1,5 @@
-import {
-  AGENT_TOKEN_HEADER,
-  agentEnrollResponseSchema,
-  type AgentEnrollPayload,
-  type AgentEnrollResponse,
-} from '@berth/contracts/agents';
+import { AGENT_TOKEN_HEADER, readAgentEnrollResponse } from '@berth/contracts/agent-wire';
+import type { AgentEnrollPayload, AgentEnrollResponse } from '@berth/contracts/agents';
 import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -87,7 +83,7 @@ async function enroll(
       retryAfterDelayMs(headers['retry-after']) ?? undefined,
     );
   }
-  return agentEnrollResponseSchema.parse(body);
+  return readAgentEnrollResponse(body);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   AGENT_SECRET_HEADER,
   AGENT_VERSION_HEADER,
   agentSecretHeaderValue,
-} from '@berth/contracts/agents';
+} from '@berth/contracts/agent-wire';
 import type { AgentConfig } from './config.js';
 import { ConnectError, connectToBerth, type AgentConnection } from './connect.js';
 import { startHeartbeat } from './heartbeat.js';

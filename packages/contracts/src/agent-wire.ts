@@ -1,3 +1,5 @@
+import type { AgentEnrollResponse } from './agents.js';
+
 /**
  * What the agent itself needs of the contracts: the names, paths and limits of its wire, and
  * checks of the requests Berth sends it, written without zod. Loading zod costs a process
@@ -247,13 +249,7 @@ export function readAgentContainerStatsRequest(body: unknown): AgentContainerSta
   };
 }
 
-/** Berth's answer to an enroll: the agent's long-lived secret, shown this once. */
-export interface AgentEnrollResponse {
-  agent_id: string;
-  host_id: string;
-  secret: string;
-}
-
+/** Berth's answer to an enroll (its schema is Berth's route's, in agents.ts), read by the agent. */
 export function readAgentEnrollResponse(body: unknown): AgentEnrollResponse {
   // A newer Berth may answer more: what this agent does not know it ignores.
   const o = objectWith(body, 'body', ['agent_id', 'host_id', 'secret'], false);
