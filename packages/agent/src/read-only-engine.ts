@@ -9,6 +9,15 @@ import { describeSocketError } from './engine-socket.js';
 /** The Engine API's own error shape, so Berth reports it as it reports any engine refusal. */
 export const READ_ONLY_MESSAGE = 'This agent is read-only: actions are refused';
 const READS = new Set(['GET', 'HEAD']);
+/**
+ * Reads that carry a container's or an image's files out whole (export, archive, image save):
+ * a read-only agent lends its engine for watching, not for taking secrets off the host, and
+ * Berth itself never asks for them. Matched on the path, with or without an API version.
+ */
+const FILE_EXPORTS =
+  /^(?:\/v[0-9.]+)?\/(?:containers\/[^/?]+\/(?:export|archive)|images\/(?:[^?]+\/)?get)(?:\?|$)/;
+export const READ_ONLY_EXPORT_MESSAGE =
+  'This agent is read-only: copying files out of containers or images is refused';
 /** Connection-level headers of the engine's answer: Node frames the answer to Berth itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
 
@@ -28,9 +37,11 @@ export interface ReadOnlyEngine {
  */
 export function readOnlyEngine(socketPath: string): ReadOnlyEngine {
   const engineAgent = new http.Agent({ keepAlive: true });
-  const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) =>
-    READS.has(req.method ?? '') ? forwardRead(req, res, socketPath, engineAgent) : refuse(res),
-  );
+  const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    if (!READS.has(req.method ?? '')) refuse(res, READ_ONLY_MESSAGE);
+    else if (FILE_EXPORTS.test(req.url ?? '')) refuse(res, READ_ONLY_EXPORT_MESSAGE);
+    else forwardRead(req, res, socketPath, engineAgent);
+  });
   // No request deadline here: Berth bounds its own calls, and a followed log may last days.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
@@ -50,8 +61,8 @@ export function readOnlyEngine(socketPath: string): ReadOnlyEngine {
   };
 }
 
-function refuse(res: ServerResponse): void {
-  const body = JSON.stringify({ message: READ_ONLY_MESSAGE });
+function refuse(res: ServerResponse, message: string): void {
+  const body = JSON.stringify({ message });
   res.writeHead(403, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),

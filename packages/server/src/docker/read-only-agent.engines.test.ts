@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import type { Readable } from 'node:stream';
 import { connectToBerth, type AgentConnection } from '@berth/agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,4 +139,38 @@ describe('a read-only agent against the rig', () => {
     expect((await engine.inspectContainer(id)).State.Running).toBe(true);
     expect(dockerCli(plain(), ['inspect', '-f', '{{.State.Running}}', name]).trim()).toBe('true');
   });
+
+  it("refuses reads that copy a container's or an image's files out", async () => {
+    const image = encodeURIComponent(readRig().images.busybox);
+    for (const path of [
+      `/containers/${id}/export`,
+      `/v1.41/containers/${id}/archive?path=/etc`,
+      `/images/${image}/get`,
+      `/images/get?names=${image}`,
+    ]) {
+      const answer = await rawGet(tunnel, path);
+      expect(answer.status, path).toBe(403);
+      expect(answer.body, path).toContain('copying files out of containers or images is refused');
+    }
+    // Other reads of the same kinds still pass.
+    expect((await rawGet(tunnel, `/containers/${id}/json`)).status).toBe(200);
+  });
 });
+
+/** One GET over a fresh tunnel stream, as raw HTTP/1.1: the Engine client has no export call. */
+function rawGet(tunnel: AgentTunnel, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { path, createConnection: () => tunnel.dial(), headers: { host: 'docker' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk.slice(0, 10_000)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
