@@ -12,6 +12,7 @@ export * from './engine-address.js';
 export * from './events.js';
 export * from './health-checks.js';
 export * from './hosts.js';
+export * from './integrations.js';
 export * from './live.js';
 export * from './notifications.js';
 export * from './preferences.js';

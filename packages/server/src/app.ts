@@ -26,6 +26,11 @@ import {
 import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { updatesRoutes } from './modules/updates/index.js';
+import {
+  metricsExportRoutes,
+  metricsRoute,
+  observeRequestDurations,
+} from './modules/metrics-export/index.js';
 import { registerCompression } from './platform/compression.js';
 import { registerErrorHandling } from './platform/error-handler.js';
 import { limitRequestDrain } from './platform/graceful-stop.js';
@@ -100,6 +105,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
 
   const services = await createServices(config, db, app.log);
   app.decorate('services', services);
+  observeRequestDurations(app, services.metricsExport);
   await services.auth.ensureBootstrapAdmin(config.adminUsername, config.adminPassword);
   if (config.localSocket !== null) {
     await registerLocalSocketOnce(db, services.hosts, services.probe, config.localSocket, app.log);
@@ -146,11 +152,15 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
           notifications: services.notifications,
           channelRules: services.alerts.rules,
         });
+        metricsExportRoutes(signedIn, services);
         done();
       });
     },
     { prefix: '/api' },
   );
+
+  // Prometheus looks for /metrics at the root; it declares its permission itself.
+  metricsRoute(app, { metricsExport: services.metricsExport, guard });
 
   await registerLiveChannel(app, {
     hub: services.hub,

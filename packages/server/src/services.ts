@@ -19,6 +19,7 @@ import {
 } from './modules/containers/index.js';
 import { ContainerView } from './modules/container-view/index.js';
 import { createEventsStore, EventsService } from './modules/events/index.js';
+import { MetricsExportService } from './modules/metrics-export/index.js';
 import {
   createHealthChecksStore,
   HealthChecker,
@@ -66,6 +67,8 @@ export interface AppServices {
   updates: UpdatesService;
   monitor: MonitorService;
   containerView: ContainerView;
+  /** Prometheus's /metrics and its setting. */
+  metricsExport: MetricsExportService;
   containers: ContainersService;
   containerSettings: ContainerSettingsService;
   autoRestart: AutoRestarter;
@@ -236,6 +239,25 @@ export async function createServices(
     userById: (id) => auth.user(id),
     recordEvent: (event) => events.record(event),
   });
+  const metricsExport = new MetricsExportService({
+    store: createSettingsStore(db),
+    fleet: monitor,
+    hosts: async () =>
+      (await containerView.hosts(await hosts.list())).map((h) => ({
+        id: h.id,
+        name: h.name,
+        status: h.status,
+        connection: h.connection.type,
+      })),
+    updatesAvailable: async () => (await updates.summary()).containers_with_updates,
+    alerts: () => alerts.unresolvedCounts(),
+    outbox: () => notifications.outboxCounts(),
+    eventsStored: () => events.storedCount(),
+    liveSockets: () => hub.connectionCount,
+    record: (event) => events.record(event),
+    log,
+  });
+  await metricsExport.load();
   return {
     db,
     hub,
@@ -252,6 +274,7 @@ export async function createServices(
     updates,
     monitor,
     containerView,
+    metricsExport,
     containers,
     containerSettings: containerSettingsService,
     batch,

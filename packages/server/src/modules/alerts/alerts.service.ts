@@ -163,6 +163,11 @@ export class AlertsService {
     return toAlert(await this.lifecycle.unsnooze(id));
   }
 
+  /** Unresolved alerts per state and severity (the metrics export). */
+  async unresolvedCounts(): Promise<{ state: string; severity: string; n: number }[]> {
+    return (await this.deps.store.counts(UNRESOLVED)).rows;
+  }
+
   countsByHost(): Promise<Map<string, AlertCounts>> {
     return this.deps.store.countsByHost();
   }

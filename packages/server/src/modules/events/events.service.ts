@@ -82,6 +82,11 @@ export class EventsService {
     return { events: rows, total_count: total, limit: q.limit, offset: q.offset };
   }
 
+  /** How many events the log holds (the metrics export's event-store size). */
+  storedCount(): Promise<number> {
+    return this.store.count();
+  }
+
   /** Deletes at most `limit` events older than `cutoff` (ISO); answers how many went. */
   pruneOlderThan(cutoff: string, limit: number): Promise<number> {
     return this.store.pruneOlderThan(cutoff, limit);

@@ -64,6 +64,15 @@ export function createEventsStore(db: Db) {
         .executeTakeFirst();
       return Number(r.numDeletedRows);
     },
+
+    /** Events stored (SQLite counts the b-tree's pages, not row by row). */
+    count: async (): Promise<number> => {
+      const r = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return r.n;
+    },
   };
 }
 

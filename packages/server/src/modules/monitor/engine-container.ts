@@ -25,6 +25,8 @@ export interface EngineContainer {
   labels: Record<string, string>;
   /** Init process in the engine's PID namespace; 0 when not running. */
   pid: number;
+  /** Restarts by the engine's restart policy since the container was last started by hand. */
+  restartCount: number;
 }
 
 const ENGINE_STATES: readonly string[] = [
@@ -64,6 +66,8 @@ export function fromInspect(info: ContainerDetails): EngineContainer {
     env: envOf(info.Config.Env),
     labels: labelsOf(info.Config.Labels),
     pid: info.State.Pid,
+    // Engines and fakes that leave it out have restarted nothing Berth can tell.
+    restartCount: Number.isFinite(info.RestartCount) ? info.RestartCount : 0,
   };
 }
 

@@ -1,0 +1,10 @@
+import { PrometheusSection } from './integrations-prometheus';
+
+/** Settings → Integrations: each integration is a section of its own file. */
+export default function IntegrationsSettingsTab() {
+  return (
+    <div className="grid gap-6" data-testid="integrations-settings">
+      <PrometheusSection />
+    </div>
+  );
+}
