@@ -4,6 +4,7 @@ export * from './agents.js';
 export * from './api-keys.js';
 export * from './alert-rules.js';
 export * from './alerts.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './batch.js';
 export * from './common.js';

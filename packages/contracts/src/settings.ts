@@ -26,6 +26,7 @@ export const SETTING_BOUNDS = {
   event_retention_days: { min: 0, max: 365 },
   unused_tag_retention_days: { min: 0, max: 365 },
   alert_retention_days: { min: 0, max: 730 },
+  audit_retention_days: { min: 0, max: 3650 },
   health_check_timeout_seconds: { min: 10, max: 600 },
 } as const;
 export type BoundedSetting = keyof typeof SETTING_BOUNDS;
@@ -65,6 +66,7 @@ export const writableSettingsShape = lazySchema(() => ({
   unused_tag_retention_days: bounded('unused_tag_retention_days'),
   event_retention_days: bounded('event_retention_days'),
   alert_retention_days: bounded('alert_retention_days'),
+  audit_retention_days: bounded('audit_retention_days'),
   update_check_time: z.string().regex(HH_MM, TIME_MESSAGE),
   skip_compose_containers: z.boolean(),
   health_check_timeout_seconds: bounded('health_check_timeout_seconds'),
@@ -111,6 +113,7 @@ export const DEFAULT_SETTINGS: WritableSettings = {
   unused_tag_retention_days: 30,
   event_retention_days: 60,
   alert_retention_days: 90,
+  audit_retention_days: 365,
   update_check_time: '02:00',
   skip_compose_containers: true,
   health_check_timeout_seconds: 120,

@@ -7,6 +7,7 @@ import { closeDatabase } from './db/close-database.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { agentConnectRoutes, agentsRoutes } from './modules/agents/index.js';
 import { alertsRoutes } from './modules/alerts/index.js';
+import { auditRequests, auditRoutes } from './modules/audit/index.js';
 import { batchRoutes } from './modules/batch/index.js';
 import { containerSettingsRoutes } from './modules/container-settings/index.js';
 import { containersRoutes } from './modules/containers/index.js';
@@ -118,6 +119,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       // Every /api route passes the guard, which lets `public` ones through: what a route
       // needs is read from its permission, never from where it was registered.
       api.addHook('onRequest', guard);
+      // Every change and sign-in below is audited, refused ones too.
+      auditRequests(api, services.audit);
       systemRoutes(api, { db, version: services.version });
       publicAuthRoutes(api, authOptions);
       // Agents authenticate with their own enrollment token or secret, never a session.
@@ -144,6 +147,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
           showContainer: (hostId, id) => services.containerView.container(hostId, id),
         });
         eventsRoutes(signedIn, services);
+        auditRoutes(signedIn, services);
         alertsRoutes(signedIn, services);
         batchRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
@@ -215,6 +219,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     services.release.stop();
     await services.notifications.stop();
     await services.events.close();
+    // Last: the rows of everything above (and of the final requests) are written.
+    await services.audit.close();
   });
 
   await registerWebApp(app, config.webDir);

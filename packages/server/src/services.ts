@@ -5,6 +5,7 @@ import { AgentTunnels, AgentWork, probeEngine } from './docker/index.js';
 import { AgentsService, createAgentsStore } from './modules/agents/index.js';
 import { ApiKeysService, createApiKeysStore } from './modules/api-keys/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
+import { AuditService, createAuditStore } from './modules/audit/index.js';
 import { AuthService, createAuthStore } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
@@ -55,6 +56,8 @@ export interface AppServices {
   hub: LiveHub;
   auth: AuthService;
   apiKeys: ApiKeysService;
+  /** The append-only audit log of changes and sign-ins. */
+  audit: AuditService;
   settings: SettingsService;
   preferences: PreferencesService;
   events: EventsService;
@@ -150,6 +153,14 @@ export async function createServices(
       return async (targets) => samplesFromAgent(await agentWork.containerStats(agentId, targets));
     },
   });
+  const audit = new AuditService({
+    store: createAuditStore(db),
+    names: {
+      hostName: (hostId) => monitor.host(hostId)?.name,
+      containerName: (hostId, containerId) => monitor.container(hostId, containerId)?.name,
+    },
+    log,
+  });
   const agents = new AgentsService({
     store: createAgentsStore(db),
     hosts,
@@ -204,6 +215,7 @@ export async function createServices(
     hub,
     log,
     alerts: { signal: (s) => alerts.signal(s) },
+    audit,
     // Alert rules with suppress_during_updates and HTTP health checks hold still meanwhile.
     onUpdating: [
       (h, name, on) => alerts.setUpdating(h, name, on),
@@ -220,6 +232,7 @@ export async function createServices(
     containerSettings: containerSettingsService,
     updates,
     log,
+    audit,
   });
   await batch.closeInterrupted();
   const containerView = new ContainerView({
@@ -265,6 +278,7 @@ export async function createServices(
     agentTunnels,
     auth,
     apiKeys,
+    audit,
     settings,
     preferences: new PreferencesService(createPreferencesStore(db)),
     events,
@@ -286,6 +300,7 @@ export async function createServices(
       alerts,
       auth,
       containerSettings: containerSettingsService,
+      audit,
       log,
     }),
     containerLogs: new ContainerLogsService(monitor),
@@ -299,6 +314,7 @@ export async function createServices(
       hub,
       log,
       updating: isUpdating,
+      audit,
     }),
     probe,
     version,

@@ -42,6 +42,9 @@ const ACCOUNT = [
   'DELETE /api/api-keys/:id',
 ];
 
+/** Reads that only an admin may make: who did what is not for every reader. */
+const ADMIN_READS = ['GET /api/audit', 'GET /api/audit/export.csv'];
+
 const PUBLIC = [
   'GET /api/health',
   'POST /api/v2/auth/login',
@@ -60,6 +63,7 @@ export function permissionOf(method: string, url: string): Permission {
   if (PUBLIC.includes(route)) return 'public';
   if (ACCOUNT.includes(route)) return 'account';
   if (OPERATE.includes(route)) return 'operate';
+  if (ADMIN_READS.includes(route)) return 'admin';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'admin';
 }
 

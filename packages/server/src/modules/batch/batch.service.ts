@@ -13,6 +13,7 @@ import type {
 import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
+import type { AuditRecord } from '../audit/index.js';
 import type { ContainerSettingsService } from '../container-settings/index.js';
 import type { ContainersService } from '../containers/index.js';
 import type { Fleet } from '../monitor/index.js';
@@ -30,6 +31,8 @@ interface Deps {
   containerSettings: ContainerSettingsService;
   updates: UpdatesService;
   log: FastifyBaseLogger;
+  /** Each item is audited with the job's initiator. */
+  audit?: { record(entry: AuditRecord): void };
 }
 
 type Outcome = { status: 'completed' | 'skipped' | 'failed'; message: string };
@@ -156,6 +159,17 @@ export class BatchService {
           );
           await stages.settled();
           await this.setItem(job, item, outcome);
+          this.deps.audit?.record({
+            source: 'batch',
+            actor: username,
+            action: `container.${job.action}`,
+            host_id: item.host_id,
+            host_name: item.host_name,
+            container_id: item.container_id,
+            container_name: item.container_name,
+            target: `batch ${job.id}`,
+            error: outcome.status === 'failed' ? outcome.message : null,
+          });
           this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) });
         }),
       ),

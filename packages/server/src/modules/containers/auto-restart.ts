@@ -1,6 +1,7 @@
 import { containerKey, containerNameKey } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveHub } from '../../platform/live-hub.js';
+import type { AuditRecord } from '../audit/index.js';
 import type { EventsService } from '../events/index.js';
 import type { ContainerSettings } from '../container-settings/index.js';
 import type { Fleet } from '../monitor/index.js';
@@ -27,6 +28,8 @@ export interface AutoRestartDeps {
   hub: LiveHub;
   log: FastifyBaseLogger;
   updating?: UpdatingQuery;
+  /** Each automatic start is audited as the system's. */
+  audit?: { record(entry: AuditRecord): void };
 }
 
 /**
@@ -117,6 +120,17 @@ export class AutoRestarter {
     if (c.state === 'running' || c.state === 'restarting') return;
     const max = this.deps.settings.get().max_retries;
     const outcome = await this.deps.restarter.automatic(c, 'start');
+    if (outcome.kind !== 'over_budget')
+      this.deps.audit?.record({
+        source: 'schedule',
+        actor: 'system',
+        action: 'container.auto-restart',
+        host_id: c.hostId,
+        host_name: c.hostName,
+        container_id: c.id,
+        container_name: name,
+        error: outcome.kind === 'failed' ? outcome.reason : null,
+      });
     if (outcome.kind === 'over_budget') {
       // The budget is shared with health checks: this episode ends here, reported once.
       this.episodes.set(key, { attempt: attempt - 1, lastRestartAt: Date.now(), gaveUp: true });

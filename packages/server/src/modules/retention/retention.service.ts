@@ -11,6 +11,8 @@ export interface RetentionDeps {
       event_retention_days: number;
       alert_retention_days: number;
       unused_tag_retention_days: number;
+      /** Absent: the audit log's default, a year. */
+      audit_retention_days?: number;
     };
   };
   events: {
@@ -22,6 +24,8 @@ export interface RetentionDeps {
   alerts: { pruneResolvedBefore(cutoff: string, limit: number): Promise<number> };
   auth: { pruneExpiredSessions(limit: number): Promise<number> };
   containerSettings: { pruneUnusedTags(cutoff: string): Promise<number> };
+  /** The audit log (absent where a caller has none, as in bench/retention). */
+  audit?: { pruneOlderThan(cutoff: string, limit: number): Promise<number> };
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   now?: () => number;
 }
@@ -31,6 +35,7 @@ export interface RetentionReport {
   batch: number;
   alerts: number;
   sessions: number;
+  audit: number;
   /** Containers whose tags went because nobody had seen them for the retention period. */
   untagged: number;
   /** The longest time one delete (or dropped index partition) held the thread, in ms. */
@@ -56,8 +61,8 @@ const NIGHTLY = '0 3 * * *';
 
 /**
  * Applies the retention settings at start and then nightly: old events, old finished batch
- * jobs, resolved alerts past their own retention, expired sessions and the tags of containers
- * nobody has seen for the unused-tag period. 0 days keeps forever.
+ * jobs, resolved alerts past their own retention, expired sessions, audit rows past theirs
+ * and the tags of containers nobody has seen for the unused-tag period. 0 days keeps forever.
  * Deletes go in small chunks sized from how long the last one took, yielding between them,
  * so a backlog of a million rows never holds the server for long.
  */
@@ -111,8 +116,17 @@ export class RetentionService {
       event_retention_days: eventDays,
       alert_retention_days: alertDays,
       unused_tag_retention_days: tagDays,
+      audit_retention_days: auditDays = 365,
     } = this.deps.settings.get();
-    const report = { events: 0, batch: 0, alerts: 0, sessions: 0, untagged: 0, longestChunkMs: 0 };
+    const report: RetentionReport = {
+      events: 0,
+      batch: 0,
+      alerts: 0,
+      sessions: 0,
+      audit: 0,
+      untagged: 0,
+      longestChunkMs: 0,
+    };
     const cutoff = (days: number) => new Date(this.now() - days * DAY_MS).toISOString();
     if (eventDays > 0) {
       const before = cutoff(eventDays);
@@ -127,6 +141,11 @@ export class RetentionService {
       );
     }
     report.sessions = await this.drain((n) => this.deps.auth.pruneExpiredSessions(n), report);
+    const { audit } = this.deps;
+    if (audit !== undefined && auditDays > 0) {
+      const before = cutoff(auditDays);
+      report.audit = await this.drain((n) => audit.pruneOlderThan(before, n), report);
+    }
     // Run even at 0 days: it also marks which containers were seen, so a later change of the
     // setting counts from real sightings.
     report.untagged = await this.deps.containerSettings.pruneUnusedTags(

@@ -3,7 +3,7 @@ import type { ContainerSnapshot } from '../monitor/index.js';
 import type { UpdateChecks } from './checks.js';
 import type { UpdateExecution } from './execution.js';
 import type { InterruptedUpdates } from './recovery.js';
-import { COMPOSE_LABEL, type UpdatesContext } from './updates-context.js';
+import { COMPOSE_LABEL, errText, type UpdatesContext } from './updates-context.js';
 
 /**
  * The daily check at update_check_time (the user's offset), the auto-updates after it, and
@@ -71,6 +71,17 @@ export class UpdateSchedule {
 
   async autoUpdate(): Promise<void> {
     const r = this.ctx.r;
+    const auditAutoUpdate = (c: ContainerSnapshot, error: string | null) =>
+      r.audit?.record({
+        source: 'schedule',
+        actor: 'system',
+        action: 'container.auto-update',
+        host_id: c.hostId,
+        host_name: c.hostName,
+        container_id: c.id,
+        container_name: c.name,
+        error,
+      });
     const skipCompose = r.settings.get().skip_compose_containers;
     const rows = (await this.ctx.store.all()).filter((row) => row.update_available === 1);
     const byHost = new Map<string, ContainerSnapshot[]>();
@@ -90,8 +101,10 @@ export class UpdateSchedule {
               auto: true,
             });
             r.log.info({ container: c.name, status: res.status }, 'auto-update');
+            auditAutoUpdate(c, res.status === 'success' ? null : res.message);
           } catch (err) {
             r.log.warn({ err, container: c.name }, 'auto-update failed');
+            auditAutoUpdate(c, errText(err));
           }
         }
       }),

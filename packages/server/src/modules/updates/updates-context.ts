@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../platform/http-errors.js';
 import type { LiveHub } from '../../platform/live-hub.js';
 import type { SecretBox } from '../../platform/secret-box.js';
+import type { AuditRecord } from '../audit/index.js';
 import type { EventInput } from '../events/index.js';
 import type { ContainerSnapshot, Fleet } from '../monitor/index.js';
 import { credentialsFor } from './credentials.js';
@@ -57,6 +58,8 @@ export interface UpdatesRuntime {
   hub: LiveHub;
   log: FastifyBaseLogger;
   alerts?: UpdateAlertsPort;
+  /** Auto-updates are audited as the system's. */
+  audit?: { record(entry: AuditRecord): void };
   /** Told while a container is being updated (alert suppression, health-check pause). */
   onUpdating?: ((hostId: string, name: string, updating: boolean) => void)[];
 }

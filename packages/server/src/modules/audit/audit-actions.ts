@@ -1,0 +1,92 @@
+/**
+ * Readable audit actions from a route's pattern and its params, so the log reads
+ * `container.restart` and `hosts.delete` rather than URL patterns:
+ * - a container route (`/hosts/:hostId/containers/:containerId/...` or
+ *   `/containers/:hostId/:containerId/...`) is `container.<what follows>`, `:action` by its value;
+ * - a host route (`/hosts/:id/...`) is `host.<what follows>`;
+ * - otherwise the fixed segments, joined by dots;
+ * then the method's verb when the path ends at a record or collection (`.create`, `.update`,
+ * `.delete`). A path that is no route at all keeps its method and path.
+ */
+export function auditAction(
+  method: string,
+  pattern: string | undefined,
+  params: Record<string, string>,
+): string {
+  if (pattern === undefined) return method;
+  const parts = pattern
+    .replace(/^\/api\//, '')
+    .replace(/^v2\//, '')
+    .split('/')
+    .filter((p) => p !== '');
+  let subject: string[];
+  let rest: string[];
+  if (parts[0] === 'hosts' && parts[1] === ':hostId' && parts[2] === 'containers') {
+    [subject, rest] = [['container'], parts.slice(4)];
+  } else if (parts[0] === 'containers' && parts[1] === ':hostId') {
+    [subject, rest] = [['container'], parts.slice(3)];
+  } else if (parts[0] === 'hosts' && parts[1] === ':id' && parts.length > 2) {
+    [subject, rest] = [['host'], parts.slice(2)];
+  } else {
+    [subject, rest] = [[], parts];
+  }
+  const words = [
+    ...subject,
+    ...rest
+      .map((p) => (p === ':action' ? (params.action ?? 'action') : p))
+      .filter((p) => !p.startsWith(':')),
+  ];
+  const last = parts.at(-1) ?? '';
+  const verb = verbOf(method, last, rest.length === 0);
+  return [...words, ...(verb === null ? [] : [verb])].join('.') || `${method} ${pattern}`;
+}
+
+/** POSTs to these make a record; other POSTs to a fixed segment are actions of their own. */
+const COLLECTIONS = new Set([
+  'hosts',
+  'rules',
+  'channels',
+  'registry-credentials',
+  'custom',
+  'api-keys',
+  'batch',
+  'enrollment-tokens',
+  'annotations',
+]);
+/** Fixed last segments that already say what a PUT or PATCH does. */
+const VERBS = new Set(['toggle']);
+
+function verbOf(method: string, last: string, atSubject: boolean): string | null {
+  const onRecord = last.startsWith(':') || atSubject;
+  if (method === 'DELETE') return 'delete';
+  if (method === 'POST') return !onRecord && COLLECTIONS.has(last) ? 'create' : null;
+  if (VERBS.has(last)) return null;
+  return 'update';
+}
+
+/** What a route's params name, as columns of the audit row. */
+export interface AuditTarget {
+  host_id: string | null;
+  container_id: string | null;
+  /** Other ids the path names, e.g. `rules 4`. */
+  target: string | null;
+}
+
+/** Host and container ids from the params; any other id with the segment before it. */
+export function auditTarget(pattern: string | undefined, params: Record<string, string>) {
+  const target: AuditTarget = { host_id: null, container_id: null, target: null };
+  if (pattern === undefined) return target;
+  const parts = pattern.split('/');
+  const others: string[] = [];
+  parts.forEach((part, i) => {
+    if (!part.startsWith(':')) return;
+    const name = part.slice(1);
+    const value = params[name];
+    if (value === undefined || name === 'action') return;
+    if (name === 'hostId' || (name === 'id' && parts[i - 1] === 'hosts')) target.host_id = value;
+    else if (name === 'containerId') target.container_id = value;
+    else others.push(`${parts[i - 1] ?? name} ${value}`);
+  });
+  if (others.length > 0) target.target = others.join(', ').slice(0, 200);
+  return target;
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { containerKey } from '@berth/contracts';
+import type { AuditResponse, BatchJob, Container, CreatedApiKey } from '@berth/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../../test/api.js';
+import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { addRigHosts } from '../../test/rig-hosts.js';
+import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+import { waitFor } from '../../test/wait.js';
+
+/** A batch of restarts on a real engine, started with an API key, audited item by item. */
+let t: TestApp;
+let api: ReturnType<typeof apiClient>;
+let cookie: string;
+const made: string[] = [];
+const engine = rigEngine('plain');
+const IDLE = "trap 'exit 0' TERM; while :; do sleep 1; done";
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  cookie = await signedInCookie(t.app);
+  api = apiClient(t.app, cookie);
+  await addRigHosts(api);
+});
+afterAll(async () => {
+  for (const name of made) dockerCli(engine, ['rm', '-f', name]);
+  await t.close();
+});
+
+describe('audit of a batch on a real engine', { timeout: 90_000 }, () => {
+  it('records the request and each restarted container with the initiator', async () => {
+    const host = (await api.get<{ id: string; name: string }[]>('/hosts')).body.find(
+      (h) => h.name === 'rig-plain',
+    );
+    if (host === undefined) throw new Error('rig-plain not added');
+    const names = Array.from({ length: 3 }, () => `berth-audit-${randomBytes(4).toString('hex')}`);
+    const ids = names.map((name) => {
+      made.push(name);
+      return dockerCli(engine, [
+        'run',
+        '-d',
+        '--name',
+        name,
+        readRig().images.busybox,
+        'sh',
+        '-c',
+        IDLE,
+      ]).slice(0, 12);
+    });
+    await waitFor('containers listed', async () => {
+      const listed = (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body;
+      return ids.every((id) => listed.some((c) => c.id === id && c.state === 'running'));
+    });
+    const key = (
+      await api.post<CreatedApiKey>('/api-keys', {
+        name: 'deploy-bot',
+        scope: 'operate',
+        expires_at: null,
+      })
+    ).body.key;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/batch',
+      headers: { authorization: `Bearer ${key}`, 'user-agent': 'deploy-bot/2' },
+      payload: {
+        scope: 'container',
+        action: 'restart',
+        ids: ids.map((id) => containerKey(host.id, id)),
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const jobId = created.json<{ job_id: string }>().job_id;
+    await waitFor(
+      'job finished',
+      async () => (await api.get<BatchJob>(`/batch/${jobId}`)).body.status === 'completed',
+      60_000,
+      200,
+    );
+
+    const log = (await api.get<AuditResponse>('/audit?user=deploy-bot&limit=100')).body.entries;
+    expect(log.find((e) => e.action === 'batch.create')).toMatchObject({
+      actor: 'admin',
+      api_key: 'deploy-bot',
+      source: 'api',
+      user_agent: 'deploy-bot/2',
+      ok: true,
+    });
+    const items = log.filter((e) => e.action === 'container.restart' && e.source === 'batch');
+    expect(items.map((e) => e.container_name).sort()).toEqual([...names].sort());
+    for (const item of items)
+      expect(item).toMatchObject({
+        actor: 'admin',
+        api_key: 'deploy-bot',
+        host_id: host.id,
+        host_name: 'rig-plain',
+        target: `batch ${jobId}`,
+        ok: true,
+      });
+  });
+});
