@@ -191,3 +191,6 @@ export const registryCredentialUpdateSchema = lazySchema(() =>
   }),
 );
 export type RegistryCredentialUpdate = z.infer<typeof registryCredentialUpdateSchema>;
+
+/** DELETE /api/registry-credentials/:id answers what it did. */
+export const registryCredentialDeletedSchema = lazySchema(() => z.object({ message: z.string() }));

@@ -16,6 +16,7 @@ import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import { notificationsRoutes } from './modules/notifications/index.js';
 import { apiKeysRoutes } from './modules/api-keys/index.js';
+import { apiDocsRoutes, registerOpenApi } from './modules/api-docs/index.js';
 import {
   bearerOf,
   createAuthGuard,
@@ -88,6 +89,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   // Before any route is added: each /api route is stamped with the permission it needs.
   registerRoutePermissions(app);
+  // Before any route too: the OpenAPI document collects each route as it is added.
+  await registerOpenApi(app, () => app.services.version);
   // Only /api routes judge a bearer request by its key alone; the live channel reads the cookie.
   registerOriginCheck(
     app,
@@ -131,6 +134,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
           onSessionEnded: (tokenHash) => services.hub.closeSession(tokenHash),
         });
         apiKeysRoutes(signedIn, services);
+        apiDocsRoutes(signedIn);
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
         agentsRoutes(signedIn, services);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from 'helmet';
 
 /** A year, without includeSubDomains: Berth must not decide for its operator's other hosts. */
@@ -56,4 +56,18 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
       done(err instanceof Error ? err : undefined);
     });
   });
+}
+
+/**
+ * The API reference page (/api/docs) only: scalar's Vue components write style attributes
+ * (setAttribute('style')), which the policy forbids everywhere else. Scripts there are still
+ * Berth's own files alone; a style attribute cannot run code.
+ */
+export function allowStyleAttributes(reply: FastifyReply): void {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string') return;
+  void reply.header(
+    'content-security-policy',
+    policy.replace("style-src-attr 'none'", "style-src-attr 'unsafe-inline'"),
+  );
 }

@@ -6,6 +6,7 @@ import {
   executeUpdateQuerySchema,
   executeUpdateResponseSchema,
   registryCredentialCreateSchema,
+  registryCredentialDeletedSchema,
   registryCredentialSchema,
   registryCredentialUpdateSchema,
   updatePoliciesResponseSchema,
@@ -167,8 +168,12 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
     },
     (req) => u.updateCredential(req.params.id, req.body),
   );
-  r.delete('/registry-credentials/:id', { schema: { params: idParams } }, async (req) => {
-    await u.deleteCredential(req.params.id);
-    return { message: 'Credential deleted' };
-  });
+  r.delete(
+    '/registry-credentials/:id',
+    { schema: { params: idParams, response: { 200: registryCredentialDeletedSchema } } },
+    async (req) => {
+      await u.deleteCredential(req.params.id);
+      return { message: 'Credential deleted' };
+    },
+  );
 }

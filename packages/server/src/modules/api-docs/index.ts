@@ -1,0 +1,2 @@
+export { apiDocsRoutes } from './api-docs.routes.js';
+export { registerOpenApi } from './openapi.js';
