@@ -10,21 +10,25 @@ import { Worker } from 'node:worker_threads';
 interface FakeContainer {
   id: string;
   name: string;
+  running: boolean;
 }
 
 /**
  * A fake engine on `port`; with `socketPath`, the same engine (one set of containers) also
- * answers on that unix socket, where an agent forwards to it (bench/agents).
+ * answers on that unix socket, where an agent forwards to it (bench/agents). The first
+ * `running` containers run (all unless told); the others have exited.
  */
 export async function startFakeEngine(
   port: number,
   containers: number,
   label: string,
   socketPath?: string,
+  running = containers,
 ): Promise<Server> {
   const list: FakeContainer[] = Array.from({ length: containers }, (_, i) => ({
     id: `${label}${String(i).padStart(4, '0')}`.padEnd(64, 'a').slice(0, 64),
     name: `${label}-svc-${i}`,
+    running: i < running,
   }));
   const byId = new Map(list.map((c) => [c.id, c]));
   const started = Date.now();
@@ -33,8 +37,8 @@ export async function startFakeEngine(
     Id: c.id,
     Names: [`/${c.name}`],
     Image: 'synthetic/app:1',
-    State: 'running',
-    Status: 'Up 2 hours',
+    State: c.running ? 'running' : 'exited',
+    Status: c.running ? 'Up 2 hours' : 'Exited (0) 2 hours ago',
     Created: Math.floor(started / 1000) - 7200,
     Labels: {},
     Ports: [],
@@ -45,8 +49,8 @@ export async function startFakeEngine(
     Name: `/${c.name}`,
     Created: new Date(started - 7_200_000).toISOString(),
     State: {
-      Status: 'running',
-      Running: true,
+      Status: c.running ? 'running' : 'exited',
+      Running: c.running,
       Pid: 0,
       ExitCode: 0,
       StartedAt: new Date(started - 7_000_000).toISOString(),
@@ -145,9 +149,10 @@ export async function startFakeEnginesApart(
   perEngine: number,
   prefix: string,
   socketDir?: string,
+  running?: number,
 ): Promise<{ close: () => Promise<void> }> {
   const worker = new Worker(new URL('./fake-engines-worker.ts', import.meta.url), {
-    workerData: { count, firstPort, perEngine, prefix, socketDir },
+    workerData: { count, firstPort, perEngine, prefix, socketDir, running },
   });
   await new Promise((resolve, reject) => {
     worker.once('message', resolve);

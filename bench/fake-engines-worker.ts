@@ -3,12 +3,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { fakeEngineSocket, startFakeEngine } from './fake-engine.ts';
 
-const { count, firstPort, perEngine, prefix, socketDir } = workerData as {
+const { count, firstPort, perEngine, prefix, socketDir, running } = workerData as {
   count: number;
   firstPort: number;
   perEngine: number;
   prefix: string;
   socketDir?: string;
+  /** Running containers per engine (all unless told). */
+  running?: number;
 };
 await Promise.all(
   Array.from({ length: count }, (_, i) =>
@@ -17,6 +19,7 @@ await Promise.all(
       perEngine,
       `${prefix}${i}`,
       socketDir === undefined ? undefined : fakeEngineSocket(socketDir, i),
+      running,
     ),
   ),
 );

@@ -1,6 +1,93 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
 
+// ---- MQTT with Home Assistant discovery ------------------------------------------------------
+
+/** A masked MQTT password in answers; sent back unchanged, it keeps the stored one. */
+export const MQTT_PASSWORD_MASK = '********';
+
+/** mqtt://, mqtts://, ws:// or wss:// with a host: what mqtt.js can dial. */
+export const isMqttBrokerUrl = (v: string): boolean =>
+  /^(mqtts?|wss?):\/\/[^\s/?#]+[^\s]*$/i.test(v.trim());
+
+/** A topic level path without wildcards, $-prefixed system topics or empty levels. */
+export const isMqttTopicPrefix = (v: string): boolean =>
+  /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(v) && v.length <= 100;
+
+const topicPrefix = (label: string) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      isMqttTopicPrefix,
+      `${label} must be topic levels of letters, digits, '_', '.' or '-' separated by '/' (no wildcards)`,
+    );
+
+/** Settings → Integrations → MQTT as stored and answered (the password masked). */
+export const mqttSettingsSchema = lazySchema(() =>
+  z.object({
+    enabled: z.boolean(),
+    broker_url: z.string(),
+    username: z.string(),
+    /** MQTT_PASSWORD_MASK when one is stored, '' when none. */
+    password: z.string(),
+    topic_prefix: z.string(),
+    discovery_enabled: z.boolean(),
+    discovery_prefix: z.string(),
+    /** Whether start/stop/restart commands received over MQTT are carried out. */
+    allow_actions: z.boolean(),
+  }),
+);
+export type MqttSettings = z.infer<typeof mqttSettingsSchema>;
+
+export const mqttSettingsUpdateSchema = lazySchema(() =>
+  z
+    .strictObject({
+      enabled: z.boolean(),
+      broker_url: z
+        .string()
+        .trim()
+        .max(500, 'Broker URL is too long')
+        .refine(
+          (v) => v === '' || isMqttBrokerUrl(v),
+          'Broker URL must start with mqtt://, mqtts://, ws:// or wss://',
+        ),
+      username: z.string().trim().max(200, 'Username is too long').default(''),
+      /** The mask keeps the stored password; '' clears it. */
+      password: z.string().max(500, 'Password is too long').default(MQTT_PASSWORD_MASK),
+      topic_prefix: topicPrefix('Topic prefix').default('berth'),
+      discovery_enabled: z.boolean().default(true),
+      discovery_prefix: topicPrefix('Discovery prefix').default('homeassistant'),
+      allow_actions: z.boolean().default(false),
+    })
+    .refine((s) => !s.enabled || s.broker_url !== '', {
+      path: ['broker_url'],
+      message: 'Broker URL is required when MQTT is on',
+    }),
+);
+export type MqttSettingsUpdate = z.infer<typeof mqttSettingsUpdateSchema>;
+
+/** Whether Berth is connected to the broker, and if not, why. */
+export const mqttStatusSchema = lazySchema(() =>
+  z.object({
+    state: z.enum(['disabled', 'connecting', 'connected', 'disconnected']),
+    connected: z.boolean(),
+    /** The broker's or the network's last refusal, as it said it; null once connected. */
+    last_error: z.string().nullable(),
+    /** When `state` began (ISO). */
+    since: z.string(),
+    /** Messages published since Berth started. */
+    messages_published: z.number().int(),
+  }),
+);
+export type MqttStatus = z.infer<typeof mqttStatusSchema>;
+
+/** GET and PUT /api/integrations/mqtt. */
+export const mqttIntegrationSchema = lazySchema(() =>
+  z.object({ settings: mqttSettingsSchema, status: mqttStatusSchema }),
+);
+export type MqttIntegration = z.infer<typeof mqttIntegrationSchema>;
+
 // ---- Prometheus /metrics --------------------------------------------------------------------
 
 /** Where Prometheus scrapes Berth: at the root, as Prometheus expects, not under /api. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isMqttBrokerUrl, isMqttTopicPrefix } from './integrations.js';
 import { lazySchema } from './lazy-schema.js';
 
 /** Notification channel types: the six of the original product, then four more operators expect. */
@@ -13,6 +14,7 @@ export const NOTIFICATION_CHANNEL_TYPES = [
   'ntfy',
   'teams',
   'google_chat',
+  'mqtt',
 ] as const;
 export const notificationChannelTypeSchema = lazySchema(() => z.enum(NOTIFICATION_CHANNEL_TYPES));
 export type NotificationChannelType = z.infer<typeof notificationChannelTypeSchema>;
@@ -28,6 +30,7 @@ export const CHANNEL_TYPE_LABELS: Record<NotificationChannelType, string> = {
   ntfy: 'ntfy',
   teams: 'Microsoft Teams',
   google_chat: 'Google Chat',
+  mqtt: 'MQTT',
 };
 
 /** One config field of a channel type; the form draws it, the server validates it. */
@@ -120,6 +123,16 @@ export const CHANNEL_FIELDS: Record<NotificationChannelType, ChannelField[]> = {
   ],
   teams: [webhookUrl('https://....webhook.office.com/...')],
   google_chat: [webhookUrl('https://chat.googleapis.com/v1/spaces/...')],
+  mqtt: [
+    field('broker', 'Broker', 'text', {
+      placeholder: 'mqtt://broker.example.com:1883',
+      help: 'mqtt://, mqtts://, ws:// or wss://',
+    }),
+    field('username', 'Username', 'text', { required: false }),
+    field('password', 'Password', 'password', { required: false, secret: true }),
+    field('topic', 'Topic', 'text', { default: 'berth/notifications' }),
+    field('retain', 'Retain the last message', 'checkbox', { required: false, default: false }),
+  ],
 };
 
 export const channelConfigSchema = lazySchema(() =>
@@ -186,6 +199,13 @@ export function channelConfigProblem(
         return { field: f.key, message: 'Headers must be a JSON object of strings' };
       }
     }
+    if (type === 'mqtt' && f.key === 'broker' && !isMqttBrokerUrl(s))
+      return {
+        field: f.key,
+        message: `${f.label} must start with mqtt://, mqtts://, ws:// or wss://`,
+      };
+    if (type === 'mqtt' && f.key === 'topic' && !isMqttTopicPrefix(s.trim()))
+      return { field: f.key, message: `${f.label} must be topic levels without wildcards` };
     if (f.key === 'bot_token' && !/^\d+:[A-Za-z0-9_-]+$/.test(s.trim()))
       return { field: f.key, message: 'Bot token must look like 123456789:ABCdef...' };
   }

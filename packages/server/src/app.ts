@@ -14,6 +14,7 @@ import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
+import { mqttRoutes } from './modules/mqtt/index.js';
 import { notificationsRoutes } from './modules/notifications/index.js';
 import { apiKeysRoutes } from './modules/api-keys/index.js';
 import { apiDocsRoutes, registerOpenApi } from './modules/api-docs/index.js';
@@ -160,6 +161,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
           notifications: services.notifications,
           channelRules: services.alerts.rules,
         });
+        mqttRoutes(signedIn, services);
         metricsExportRoutes(signedIn, services);
         done();
       });
@@ -204,6 +206,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   services.retention.start();
   services.release.start();
   services.updates.start();
+  await services.mqtt.start();
   // After the server stopped taking requests: what restarts containers, raises alerts and
   // queues notifications stops first, then the outbox sends (or leaves queued) what they
   // queued, then the event log; the database closes after all of them (its hook is first).
@@ -214,6 +217,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     await services.healthChecks.stop();
+    await services.mqtt.stop();
     services.autoRestart.stop();
     services.updates.stop();
     services.alerts.stop();

@@ -33,6 +33,7 @@ import {
   type ProbeEngine,
 } from './modules/hosts/index.js';
 import { agentEngineDisk, MonitorService } from './modules/monitor/index.js';
+import { createMqttStore, MqttService } from './modules/mqtt/index.js';
 import { samplesFromAgent } from './modules/stats/index.js';
 import { createNotificationsStore, NotificationsService } from './modules/notifications/index.js';
 import { Restarter, RestartBudgets } from './modules/restarts/index.js';
@@ -86,6 +87,8 @@ export interface AppServices {
   /** Berth's own newer release, read from BERTH_RELEASE_FEED_URL. */
   release: ReleaseFeedChecker;
   upgradeNotice: UpgradeNoticeService;
+  /** MQTT with Home Assistant discovery (Settings → Integrations). */
+  mqtt: MqttService;
 }
 
 /** The composition root: every service built once, each given what it needs. */
@@ -247,6 +250,16 @@ export async function createServices(
       agentsByHost: () => agents.agentHosts(),
     },
   });
+  const mqtt = new MqttService({
+    store: createMqttStore(db),
+    box: SecretBox.open(config.dataDir),
+    fleet: monitor,
+    containers,
+    record: (event) => events.record(event),
+    updatesSummary: () => updates.summary(),
+    tapLive: (listener) => hub.tap(listener),
+    log,
+  });
   const auth = new AuthService(createAuthStore(db), log);
   const apiKeys = new ApiKeysService(createApiKeysStore(db), {
     userById: (id) => auth.user(id),
@@ -320,5 +333,6 @@ export async function createServices(
     version,
     release,
     upgradeNotice: new UpgradeNoticeService(createUpgradeNoticeStore(db), version),
+    mqtt,
   };
 }

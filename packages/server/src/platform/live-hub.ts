@@ -26,6 +26,8 @@ const CLOSE_GRACE_MS = 1000;
 export class LiveHub {
   private readonly clients = new Set<LiveClient>();
   private readonly connectionListeners = new Set<(count: number) => void>();
+  /** Server-side listeners (MQTT's alert events): they hear every message, browsers or not. */
+  private readonly taps = new Set<(message: LiveMessage) => void>();
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
@@ -34,6 +36,7 @@ export class LiveHub {
   }
 
   publish(message: LiveMessage): void {
+    for (const tap of this.taps) tap(message);
     if (this.clients.size === 0) return;
     const payload = JSON.stringify(message);
     for (const client of this.clients) this.sendRaw(client, payload);
@@ -55,6 +58,12 @@ export class LiveHub {
       if (payload === undefined) texts.set(form, (payload = JSON.stringify(build(form))));
       this.sendRaw(client, payload);
     }
+  }
+
+  /** Hears every message given to `publish`; answers how to stop. */
+  tap(listener: (message: LiveMessage) => void): () => void {
+    this.taps.add(listener);
+    return () => this.taps.delete(listener);
   }
 
   /** Sends to one socket only (initial_state, pong). */

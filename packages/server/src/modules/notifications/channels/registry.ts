@@ -3,6 +3,7 @@ import { discord } from './discord.js';
 import type { ChannelDriver } from './driver.js';
 import { gotify } from './gotify.js';
 import { googleChat } from './google-chat.js';
+import { mqtt } from './mqtt.js';
 import { ntfy } from './ntfy.js';
 import { pushover } from './pushover.js';
 import { slack } from './slack.js';
@@ -23,4 +24,5 @@ export const DRIVERS: Record<NotificationChannelType, ChannelDriver> = {
   ntfy,
   teams,
   google_chat: googleChat,
+  mqtt,
 };

@@ -1,3 +1,4 @@
+import { MqttSection } from './integrations-mqtt';
 import { PrometheusSection } from './integrations-prometheus';
 
 /** Settings → Integrations: each integration is a section of its own file. */
@@ -5,6 +6,7 @@ export default function IntegrationsSettingsTab() {
   return (
     <div className="grid gap-6" data-testid="integrations-settings">
       <PrometheusSection />
+      <MqttSection />
     </div>
   );
 }

@@ -17,6 +17,7 @@ import {
   MessageSquare,
   Pencil,
   Plus,
+  RadioTower,
   Send,
   Smartphone,
   Trash2,
@@ -52,6 +53,7 @@ const ICONS: Record<NotificationChannelType, LucideIcon> = {
   ntfy: BellRing,
   teams: Users,
   google_chat: MessageCircle,
+  mqtt: RadioTower,
 };
 
 type DialogState =
