@@ -1,9 +1,18 @@
 import { ADMIN, expect, signIn, test } from '../fixtures/test.js';
 
-const NAV = ['Dashboard', 'Hosts', 'Containers', 'Container Logs', 'Events', 'Alerts', 'Settings'];
+const NAV = [
+  'Dashboard',
+  'Hosts',
+  'Containers',
+  'Container Logs',
+  'Events',
+  'Audit Log',
+  'Alerts',
+  'Settings',
+];
 
 test.describe('app shell', () => {
-  test('the sidebar lists the seven screens and each opens', async ({ page, readyServer: _ }) => {
+  test('the sidebar lists the screens and each opens', async ({ page, readyServer: _ }) => {
     await signIn(page);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link')).toHaveText(NAV);

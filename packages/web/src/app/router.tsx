@@ -53,6 +53,10 @@ const createAppRouter = (queryClient: QueryClient) =>
               lazy: async () => ({ Component: (await import('@/features/events')).EventsPage }),
             },
             {
+              path: paths.audit,
+              lazy: async () => ({ Component: (await import('@/features/audit')).AuditPage }),
+            },
+            {
               path: paths.alerts,
               lazy: async () => ({ Component: (await import('@/features/alerts')).AlertsPage }),
             },

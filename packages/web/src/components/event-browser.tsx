@@ -1,6 +1,6 @@
 import type { BerthEvent } from '@berth/contracts';
 import { useState, type ReactNode } from 'react';
-import { SEVERITY_TONE } from '@/components/event-list';
+import { ByUser, SEVERITY_TONE } from '@/components/event-list';
 import { Button } from '@/components/ui/button';
 import { Select } from '@/components/ui/select';
 import { downloadEventsCsv } from '@/lib/events-csv';
@@ -116,6 +116,7 @@ export function EventBrowser({
               {e.severity}
             </span>
             <span className="min-w-0 flex-1 text-slate-200">{e.title}</span>
+            <ByUser event={e} />
             {links(e)}
           </li>
         ))}

@@ -9,6 +9,20 @@ export const SEVERITY_TONE: Record<string, string> = {
   debug: 'text-slate-400',
 };
 
+/** Who causes events that no person did: Berth itself and the engine. */
+const NOT_PEOPLE = new Set(['system', 'engine', 'auto-update']);
+
+/** `by <user>` on an event a person caused (an API key's use included); nothing otherwise. */
+export function ByUser({ event }: { event: BerthEvent }) {
+  const by = event.triggered_by;
+  if (by === null || by === '' || NOT_PEOPLE.has(by)) return null;
+  return (
+    <span className="shrink-0 truncate text-xs text-slate-500" data-testid="event-by" title={by}>
+      by {by}
+    </span>
+  );
+}
+
 /** A short list of events, newest first, as the drawers show them. */
 export function EventList({ events, testId }: { events: BerthEvent[]; testId: string }) {
   if (events.length === 0) return <p className="text-sm text-slate-500">No recent events</p>;
@@ -25,6 +39,7 @@ export function EventList({ events, testId }: { events: BerthEvent[]; testId: st
           <span className="min-w-0 truncate text-slate-200" title={e.message ?? e.title}>
             {e.title}
           </span>
+          <ByUser event={e} />
         </li>
       ))}
     </ul>

@@ -1,6 +1,7 @@
 import {
   Bell,
   Boxes,
+  ClipboardList,
   History,
   LayoutDashboard,
   ScrollText,
@@ -10,13 +11,14 @@ import {
 } from 'lucide-react';
 import { paths } from '../paths';
 
-/** The seven sidebar entries, in their order on screen. */
+/** The sidebar entries, in their order on screen. */
 export const NAV_ITEMS: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Dashboard', to: paths.dashboard, icon: LayoutDashboard },
   { label: 'Hosts', to: paths.hosts, icon: Server },
   { label: 'Containers', to: paths.containers, icon: Boxes },
   { label: 'Container Logs', to: paths.logs, icon: ScrollText },
   { label: 'Events', to: paths.events, icon: History },
+  { label: 'Audit Log', to: paths.audit, icon: ClipboardList },
   { label: 'Alerts', to: paths.alerts, icon: Bell },
   { label: 'Settings', to: paths.settings, icon: Settings },
 ];

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { EventList, SEVERITY_TONE } from '@/components/event-list';
+import { ByUser, EventList, SEVERITY_TONE } from '@/components/event-list';
 import { formatTime } from '@/lib/format';
 import { hostEventsQueryOptions } from '@/lib/queries';
 
@@ -33,7 +33,9 @@ export function HostRecentEvents({
             <td className={`py-1.5 pr-3 text-xs uppercase ${SEVERITY_TONE[e.severity] ?? ''}`}>
               {e.severity}
             </td>
-            <td className="py-1.5 text-slate-200">{e.title}</td>
+            <td className="py-1.5 text-slate-200">
+              {e.title} <ByUser event={e} />
+            </td>
           </tr>
         ))}
       </tbody>

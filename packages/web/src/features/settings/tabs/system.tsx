@@ -81,6 +81,13 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
         zero: 'keep forever',
       },
       {
+        key: 'audit_retention_days',
+        label: 'Audit log retention',
+        unit: 'days',
+        description: 'Audit log entries older than this are removed by the nightly maintenance.',
+        zero: 'keep forever',
+      },
+      {
         key: 'unused_tag_retention_days',
         label: 'Unused tag retention',
         unit: 'days',

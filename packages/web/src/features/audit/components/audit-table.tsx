@@ -1,0 +1,118 @@
+import type { AuditEntry } from '@berth/contracts';
+import { cn } from '@/lib/cn';
+
+const TIME = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+
+const SOURCE_LABEL: Record<AuditEntry['source'], string | null> = {
+  api: null,
+  batch: 'batch job',
+  schedule: 'scheduled',
+  mqtt: 'MQTT',
+};
+
+/** What the change was about: container on host, the host, or any other target. */
+function targetText(e: AuditEntry): string {
+  const host = e.host_name ?? e.host_id;
+  const container = e.container_name ?? e.container_id;
+  const parts = [
+    container !== null && host !== null ? `${container} on ${host}` : (container ?? host),
+    e.target,
+  ].filter((p): p is string => p !== null && p !== '');
+  return parts.join(' · ');
+}
+
+/** TIME, USER, ACTION, TARGET, ADDRESS, RESULT; one line per row. */
+export function AuditTable({
+  entries,
+  empty,
+}: {
+  entries: readonly AuditEntry[];
+  empty: React.ReactNode;
+}) {
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-800 bg-slate-900/40">
+      <table className="w-full table-fixed text-left text-sm" data-testid="audit-log">
+        <thead className="border-b border-slate-800 text-xs tracking-wide text-slate-400">
+          <tr>
+            <th scope="col" className="w-36 px-4 py-2.5 font-medium">
+              TIME
+            </th>
+            <th scope="col" className="w-44 px-3 py-2.5 font-medium">
+              USER
+            </th>
+            <th scope="col" className="w-52 px-3 py-2.5 font-medium">
+              ACTION
+            </th>
+            <th scope="col" className="px-3 py-2.5 font-medium">
+              TARGET
+            </th>
+            <th scope="col" className="w-36 px-3 py-2.5 font-medium">
+              ADDRESS
+            </th>
+            <th scope="col" className="w-56 px-3 py-2.5 font-medium">
+              RESULT
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => {
+            const via = SOURCE_LABEL[e.source];
+            const target = targetText(e);
+            return (
+              <tr
+                key={e.id}
+                data-testid="audit-row"
+                className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
+              >
+                <td
+                  className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
+                  title={new Date(e.timestamp).toLocaleString()}
+                >
+                  {TIME.format(new Date(e.timestamp))}
+                </td>
+                <td className="truncate px-3" title={e.user_agent ?? undefined}>
+                  <span className="text-slate-100">{e.actor ?? '—'}</span>
+                  {e.api_key !== null && (
+                    <span className="text-xs text-slate-500"> · key “{e.api_key}”</span>
+                  )}
+                  {via !== null && <span className="text-xs text-slate-500"> · {via}</span>}
+                </td>
+                <td className="truncate px-3 font-mono text-xs text-slate-200">{e.action}</td>
+                <td className="truncate px-3 text-xs text-slate-300" title={target}>
+                  {target === '' ? '—' : target}
+                </td>
+                <td className="truncate px-3 text-xs text-slate-400 tabular-nums">
+                  {e.address ?? '—'}
+                </td>
+                <td
+                  className="truncate px-3 text-xs"
+                  title={e.error ?? (e.status === null ? 'ok' : `HTTP ${e.status}`)}
+                >
+                  <span className={cn('font-medium', e.ok ? 'text-emerald-400' : 'text-red-300')}>
+                    {e.ok ? 'ok' : 'error'}
+                  </span>
+                  {e.status !== null && <span className="text-slate-500"> {e.status}</span>}
+                  {e.error !== null && <span className="text-slate-400"> · {e.error}</span>}
+                </td>
+              </tr>
+            );
+          })}
+          {entries.length === 0 && (
+            <tr>
+              <td colSpan={6} className="px-4 py-12 text-center text-sm text-slate-400">
+                {empty}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
