@@ -175,16 +175,25 @@ class TunnelSocket extends Duplex {
       return;
     }
     this.stream = stream;
+    const connected = () => {
+      if (!this.connecting) return;
+      this.connecting = false;
+      this.emit('connect');
+    };
     stream.once('response', (headers) => {
       const status = headers[':status'];
       if (status !== 200) {
         this.destroy(new EngineError(`The agent could not reach its engine (${status})`));
         return;
       }
-      this.connecting = false;
-      this.emit('connect');
+      connected();
     });
     stream.on('data', (chunk: Buffer) => {
+      // Node may hand over the first bytes before it emits 'response' (seen with a fast
+      // engine under load). The agent sends bytes only after its 200, so they mean connected;
+      // an answer read before 'connect' made the request guard arm its first-byte timer after
+      // the answer, and that cut every long stream (events, followed logs) after its timeout.
+      connected();
       if (!this.push(chunk)) stream.pause();
     });
     stream.once('end', () => this.push(null));

@@ -62,7 +62,10 @@ function guardRequest(req: ClientRequest, limits: EngineLimits, buffered: boolea
     () => new ConnectTimeoutError(`Could not connect within ${limits.connectTimeoutMs} ms`),
   );
   let firstByteTimer: NodeJS.Timeout | undefined;
+  let hasAnswered = false;
   const connected = () => {
+    // A socket may report its connect after the answer came (an agent's tunnel): no timer then.
+    if (hasAnswered) return;
     disarm(connectTimer);
     firstByteTimer = arm(
       limits.firstByteTimeoutMs,
@@ -74,6 +77,7 @@ function guardRequest(req: ClientRequest, limits: EngineLimits, buffered: boolea
     else socket.once(socket instanceof TLSSocket ? 'secureConnect' : 'connect', connected);
   });
   const answered = () => {
+    hasAnswered = true;
     disarm(connectTimer);
     if (firstByteTimer !== undefined) disarm(firstByteTimer);
   };
