@@ -106,9 +106,11 @@ export async function startFakeEngine(
   const handler: RequestListener = (req, res) => {
     const path = (req.url ?? '/').replace(/^\/v1\.\d+/, '').split('?')[0] ?? '/';
     if (path === '/events') {
-      // Held open: nothing happens on a synthetic engine.
+      // Held open: nothing happens on a synthetic engine. A replay up to `until` (Berth's
+      // reconnect) is finite, as the engine's own: held open, it timed out every reconnect.
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.flushHeaders();
+      if (/[?&]until=/.test(req.url ?? '')) res.end();
+      else res.flushHeaders();
       return;
     }
     const answer = respond(path);
@@ -121,7 +123,11 @@ export async function startFakeEngine(
   };
   const listen = (options: ListenOptions) =>
     new Promise<Server>((resolve) => {
+      // dockerd (Go's http server, no idle timeout) keeps an idle kept-alive connection open;
+      // Node's default closes it after 5 s, which raced with reuse of pooled connections
+      // (through an agent's tunnel the close arrives later) and took hosts offline.
       const server = createServer(handler);
+      server.keepAliveTimeout = 0;
       server.listen(options, () => resolve(server));
     });
   if (socketPath !== undefined) {
