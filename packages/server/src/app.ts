@@ -91,7 +91,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   // Before any route is added: each /api route is stamped with the permission it needs.
   registerRoutePermissions(app);
   // Before any route too: the OpenAPI document collects each route as it is added.
-  await registerOpenApi(app, () => app.services.version);
+  const openApi = registerOpenApi(app, () => app.services.version);
   // Only /api routes judge a bearer request by its key alone; the live channel reads the cookie.
   registerOriginCheck(
     app,
@@ -135,7 +135,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
           onSessionEnded: (tokenHash) => services.hub.closeSession(tokenHash),
         });
         apiKeysRoutes(signedIn, services);
-        apiDocsRoutes(signedIn);
+        apiDocsRoutes(signedIn, openApi);
         settingsRoutes(signedIn, services);
         preferencesRoutes(signedIn, services);
         agentsRoutes(signedIn, services);

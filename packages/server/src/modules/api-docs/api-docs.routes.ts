@@ -3,6 +3,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { acceptedEncoding, SharedJsonBody } from '../../platform/compression.js';
 import { allowStyleAttributes } from '../../platform/security-headers.js';
+import type { OpenApi } from './openapi.js';
 import { loadScalarScript } from './scalar-script.js';
 
 const brotli = promisify(brotliCompress);
@@ -65,11 +66,11 @@ interface ScriptBodies {
  * signed-in routes, so both need a session or a key (GET: `read`); the page's routes are
  * hidden from the document they show.
  */
-export function apiDocsRoutes(app: FastifyInstance): void {
+export function apiDocsRoutes(app: FastifyInstance, openApi: OpenApi): void {
   const documentBody = new SharedJsonBody();
   let documentText: string | null = null;
-  app.get('/openapi.json', (request, reply) => {
-    documentText ??= JSON.stringify(app.swagger());
+  app.get('/openapi.json', async (request, reply) => {
+    documentText ??= JSON.stringify(await openApi.document());
     return documentBody.send(request, reply, documentText);
   });
 

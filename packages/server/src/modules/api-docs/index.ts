@@ -1,2 +1,2 @@
 export { apiDocsRoutes } from './api-docs.routes.js';
-export { registerOpenApi } from './openapi.js';
+export { registerOpenApi, type OpenApi } from './openapi.js';
