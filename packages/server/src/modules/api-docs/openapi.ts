@@ -10,8 +10,8 @@ const typesOf = (union: { options: readonly { shape: { type: { value: string } }
   union.options.map((o) => `\`${o.shape.type.value}\``).join(', ');
 
 /** The document's description, with the live channel that no HTTP operation describes. */
-const description = () => `Berth's HTTP API: every route under \`/api\`, generated from the zod \
-contracts the server validates requests and answers with.
+const description = () => `Berth's HTTP API: every route under \`/api\` and Prometheus' \
+\`/metrics\`, generated from the zod contracts the server validates requests and answers with.
 
 **Authentication.** Sign in with \`POST /api/v2/auth/login\` (the \`${SESSION_COOKIE}\` cookie), \
 or send an API key made in Settings → API Keys as \`Authorization: Bearer <key>\`. Each \
