@@ -33,8 +33,35 @@ export type NewAuditRow = Insertable<AuditTable>;
 
 const AUDIT = 'audit_log';
 type Tables = { [AUDIT]: AuditTable };
-/** 17 columns a row: well under SQLite's bound parameters per statement. */
-const ROWS_PER_INSERT = 500;
+/** Every column but the id, in the order of the JSON rows the insert reads. */
+const COLUMNS = [
+  'at',
+  'actor',
+  'api_key',
+  'source',
+  'action',
+  'host_id',
+  'host_name',
+  'container_id',
+  'container_name',
+  'target',
+  'address',
+  'user_agent',
+  'status',
+  'ok',
+  'error',
+  'duration_ms',
+] as const satisfies readonly Exclude<keyof AuditTable, 'id'>[];
+
+/**
+ * A batch of rows as one JSON parameter that SQLite unpacks itself: the statement's text
+ * never changes, so it is compiled once, and no query is built per row (a multi-row insert
+ * built through Kysely cost more than the rows' own writing).
+ */
+const INSERT_JSON = (json: string) =>
+  sql`insert into audit_log (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
+    select ${sql.join(COLUMNS.map((c) => sql`json_extract(value, ${sql.lit(`$.${c}`)})`))}
+    from json_each(${json})`;
 
 /** `%` and `_` are LIKE wildcards; a user's text matches as typed. */
 const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -67,15 +94,11 @@ export function createAuditStore(base: Db) {
   }
 
   return {
-    /** Many rows in one transaction: the queue's whole batch is one commit. */
-    insertMany: (rows: NewAuditRow[]) =>
-      db.transaction().execute(async (tx) => {
-        for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
-          await tx
-            .insertInto(AUDIT)
-            .values(rows.slice(i, i + ROWS_PER_INSERT))
-            .execute();
-      }),
+    /** The queue's whole batch in one statement, so one commit. */
+    insertMany: async (rows: NewAuditRow[]): Promise<void> => {
+      // A field left out of a row reads as null.
+      await INSERT_JSON(JSON.stringify(rows)).execute(db);
+    },
 
     /** A page, newest first. */
     page: (f: AuditFilter, limit: number, offset: number): Promise<AuditRow[]> =>
