@@ -63,38 +63,42 @@ function startEngine(): Promise<{ server: Server; port: number; restarts: () => 
     Mounts: [],
     NetworkSettings: { Ports: {} },
   });
+  /** The status and body of a read; restarts are answered apart. */
+  const answer = (path: string): [number, unknown] => {
+    if (path === '/_ping') return [200, 'OK'];
+    if (path === '/version') return [200, { Version: '27.0.0', ApiVersion: '1.46' }];
+    if (path === '/info') return [200, { NCPU: 8, MemTotal: 16 * 1024 ** 3 }];
+    if (path === '/containers/json') return [200, list.map(summary)];
+    const match = /^\/containers\/([^/]+)\/(json|stats)$/.exec(path);
+    const c = match?.[1] === undefined ? undefined : byId.get(match[1]);
+    if (c === undefined) return [404, { message: 'No such container' }];
+    if (match?.[2] === 'json') return [200, inspect(c)];
+    return [
+      200,
+      {
+        read: new Date().toISOString(),
+        cpu_stats: { cpu_usage: { total_usage: 1 }, system_cpu_usage: 1, online_cpus: 8 },
+        memory_stats: { usage: 1, limit: 2, stats: {} },
+      },
+    ];
+  };
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').replace(/^\/v1\.\d+/, '').split('?')[0] ?? '/';
-    const json = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(typeof body === 'string' ? body : JSON.stringify(body));
-    };
     if (path === '/events') {
+      // Held open: nothing happens on a synthetic engine.
       res.writeHead(200, { 'content-type': 'application/json' });
       res.flushHeaders();
-      return;
-    }
-    if (path === '/_ping') return json(200, 'OK');
-    if (path === '/version') return json(200, { Version: '27.0.0', ApiVersion: '1.46' });
-    if (path === '/info') return json(200, { NCPU: 8, MemTotal: 16 * 1024 ** 3 });
-    if (path === '/containers/json') return json(200, list.map(summary));
-    const match = /^\/containers\/([^/]+)\/(json|stats|restart)$/.exec(path);
-    const c = match?.[1] === undefined ? undefined : byId.get(match[1]);
-    if (c === undefined) return json(404, { message: 'No such container' });
-    if (match?.[2] === 'restart') {
+    } else if (/^\/containers\/[^/]+\/restart$/.test(path)) {
       restarts++;
       setTimeout(() => {
         res.writeHead(204);
         res.end();
       }, DELAY_MS);
-      return;
+    } else {
+      const [status, body] = answer(path);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
     }
-    if (match?.[2] === 'json') return json(200, inspect(c));
-    return json(200, {
-      read: new Date().toISOString(),
-      cpu_stats: { cpu_usage: { total_usage: 1 }, system_cpu_usage: 1, online_cpus: 8 },
-      memory_stats: { usage: 1, limit: 2, stats: {} },
-    });
   });
   return new Promise((done) =>
     server.listen(0, '127.0.0.1', () => {
