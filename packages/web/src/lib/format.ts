@@ -43,6 +43,22 @@ export function formatRate(bytesPerSec: number | null | undefined, allowGb = fal
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${RATE_UNITS[unit] ?? 'B/s'}`;
 }
 
+/** Built on first use: this module loads with the first screen, which never needs it. */
+let stamp: Intl.DateTimeFormat | undefined;
+
+/** "Dec 4, 16:12:37": a log line's time, as the Event and Audit Logs show it. */
+export function formatStamp(iso: string): string {
+  stamp ??= new Intl.DateTimeFormat(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
+  return stamp.format(new Date(iso));
+}
+
 /** A timestamp as a short local time of day, e.g. 14:05:09. */
 export function formatTime(iso: string): string {
   return new Date(iso).toLocaleTimeString(undefined, { hour12: false });

@@ -1,14 +1,6 @@
 import type { AuditEntry } from '@berth/contracts';
 import { cn } from '@/lib/cn';
-
-const TIME = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
+import { formatStamp } from '@/lib/format';
 
 const SOURCE_LABEL: Record<AuditEntry['source'], string | null> = {
   api: null,
@@ -75,7 +67,7 @@ export function AuditTable({
                   className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
                   title={new Date(e.timestamp).toLocaleString()}
                 >
-                  {TIME.format(new Date(e.timestamp))}
+                  {formatStamp(e.timestamp)}
                 </td>
                 <td className="truncate px-3" title={e.user_agent ?? undefined}>
                   <span className="text-slate-100">{e.actor ?? '—'}</span>

@@ -2,15 +2,7 @@ import type { BerthEvent } from '@berth/contracts';
 import { ArrowRight, Box, Server } from 'lucide-react';
 import { SEVERITY_TONE } from '@/components/event-list';
 import { cn } from '@/lib/cn';
-
-const TIME = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
+import { formatStamp } from '@/lib/format';
 
 const SEVERITY_DOT: Record<string, string> = {
   critical: 'bg-red-500',
@@ -101,7 +93,7 @@ export function EventsTable({
                 className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
                 title={new Date(e.timestamp).toLocaleString()}
               >
-                {TIME.format(new Date(e.timestamp))}
+                {formatStamp(e.timestamp)}
               </td>
               <td className="px-3">
                 <span
