@@ -8,7 +8,10 @@ import { addRigHosts } from '../../test/rig-hosts.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
-/** A batch of restarts on a real engine, started with an API key, audited item by item. */
+/**
+ * Work on a real engine that no request carries out itself: a batch of restarts started with
+ * an API key, audited item by item, and an auto-restart, audited as the system's.
+ */
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;
 let cookie: string;
@@ -21,32 +24,42 @@ beforeAll(async () => {
   cookie = await signedInCookie(t.app);
   api = apiClient(t.app, cookie);
   await addRigHosts(api);
+  // The shortest wait before an auto-restart the settings allow.
+  expect((await api.put('/settings', { retry_delay: 5 })).status).toBe(200);
 });
+
+/** Starts an idle (or given) container on the plain engine; answers its 12-character id. */
+function run(name: string, command = IDLE): string {
+  made.push(name);
+  return dockerCli(engine, [
+    'run',
+    '-d',
+    '--name',
+    name,
+    readRig().images.busybox,
+    'sh',
+    '-c',
+    command,
+  ]).slice(0, 12);
+}
+
+async function plainHost() {
+  const host = (await api.get<{ id: string; name: string }[]>('/hosts')).body.find(
+    (h) => h.name === 'rig-plain',
+  );
+  if (host === undefined) throw new Error('rig-plain not added');
+  return host;
+}
 afterAll(async () => {
   for (const name of made) dockerCli(engine, ['rm', '-f', name]);
   await t.close();
 });
 
-describe('audit of a batch on a real engine', { timeout: 90_000 }, () => {
+describe('audit of work on a real engine', { timeout: 90_000 }, () => {
   it('records the request and each restarted container with the initiator', async () => {
-    const host = (await api.get<{ id: string; name: string }[]>('/hosts')).body.find(
-      (h) => h.name === 'rig-plain',
-    );
-    if (host === undefined) throw new Error('rig-plain not added');
+    const host = await plainHost();
     const names = Array.from({ length: 3 }, () => `berth-audit-${randomBytes(4).toString('hex')}`);
-    const ids = names.map((name) => {
-      made.push(name);
-      return dockerCli(engine, [
-        'run',
-        '-d',
-        '--name',
-        name,
-        readRig().images.busybox,
-        'sh',
-        '-c',
-        IDLE,
-      ]).slice(0, 12);
-    });
+    const ids = names.map((name) => run(name));
     await waitFor('containers listed', async () => {
       const listed = (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body;
       return ids.every((id) => listed.some((c) => c.id === id && c.state === 'running'));
@@ -96,5 +109,35 @@ describe('audit of a batch on a real engine', { timeout: 90_000 }, () => {
         target: `batch ${jobId}`,
         ok: true,
       });
+  });
+
+  it("records an auto-restart as the system's", async () => {
+    const host = await plainHost();
+    const name = `berth-audit-ar-${randomBytes(4).toString('hex')}`;
+    const id = run(name, 'sleep 2; exit 3');
+    await waitFor('container listed', async () =>
+      (await api.get<Container[]>(`/containers?host_id=${host.id}`)).body.some((c) => c.id === id),
+    );
+    const on = await api.post(`/hosts/${host.id}/containers/${id}/auto-restart`, {
+      enabled: true,
+    });
+    expect(on.status).toBe(200);
+    const row = await waitFor(
+      'auto-restart audited',
+      async () =>
+        (
+          await api.get<AuditResponse>('/audit?action=container.auto-restart&user=system')
+        ).body.entries.find((e) => e.container_name === name),
+      30_000,
+      500,
+    );
+    expect(row).toMatchObject({
+      actor: 'system',
+      api_key: null,
+      source: 'schedule',
+      host_id: host.id,
+      host_name: 'rig-plain',
+      ok: true,
+    });
   });
 });
