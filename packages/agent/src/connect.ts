@@ -1,8 +1,9 @@
 import type { ServerHttp2Session } from 'node:http2';
-import WebSocket, { createWebSocketStream } from 'ws';
+import WebSocket from 'ws';
 import type { AgentHandlers } from './agent-api.js';
 import { serveEngine } from './engine-tunnel.js';
 import { retryAfterDelayMs } from './retry-after.js';
+import { webSocketBytes } from './websocket-bytes.js';
 import { describeConnectError } from './tls.js';
 
 export interface ConnectOptions {
@@ -65,7 +66,7 @@ export function connectToBerth(options: ConnectOptions): Promise<AgentConnection
     });
     socket.once('error', (err) => reject(new ConnectError(describeConnectError(err))));
     socket.once('open', () => {
-      const stream = createWebSocketStream(socket);
+      const stream = webSocketBytes(socket);
       stream.on('error', () => undefined); // the socket's close is the one report
       const session = serveEngine(stream, {
         socketPath: options.socketPath,

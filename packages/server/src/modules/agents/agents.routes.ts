@@ -13,7 +13,8 @@ import {
 } from '@berth/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createWebSocketStream, WebSocketServer, type WebSocket } from 'ws';
+import { webSocketBytes } from '@berth/agent/websocket-bytes';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { openAgentTunnel } from '../../docker/index.js';
 import { badRequest, HttpError } from '../../platform/http-errors.js';
@@ -143,7 +144,7 @@ export function agentConnectRoutes(
         request.log.warn({ agent: agent.id, reason: err.message }, 'agent connection broken');
       };
       socket.on('error', brokenBy);
-      const stream = createWebSocketStream(socket);
+      const stream = webSocketBytes(socket);
       stream.on('error', () => undefined); // the socket's error above is the one report
       const tunnel = openAgentTunnel(stream, announced.capabilities, (err) => {
         brokenBy(err);
