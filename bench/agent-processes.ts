@@ -9,6 +9,8 @@ import type { Host } from '@berth/contracts';
 import type { BerthProcess } from './berth-process.ts';
 
 const AGENT_MAIN = resolve(import.meta.dirname, '../packages/agent/dist/main.js');
+/** Node's flags as the image's ENTRYPOINT and deploy/berth-agent.service run the agent. */
+export const AGENT_NODE_FLAGS = ['--max-semi-space-size=1', '--v8-pool-size=1'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface BenchAgents {
@@ -45,7 +47,7 @@ export async function startAgents(
     const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-agent-'));
     dirs.push(dataDir);
     children.push(
-      spawn(process.execPath, [AGENT_MAIN], {
+      spawn(process.execPath, [...AGENT_NODE_FLAGS, AGENT_MAIN], {
         env: {
           PATH: process.env.PATH ?? '',
           BERTH_URL: berth.base,
