@@ -256,6 +256,7 @@ export async function createServices(
     fleet: monitor,
     containers,
     record: (event) => events.record(event),
+    audit,
     updatesSummary: () => updates.summary(),
     tapLive: (listener) => hub.tap(listener),
     log,

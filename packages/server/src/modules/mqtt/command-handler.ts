@@ -1,5 +1,6 @@
 import { containerKey } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AuditRecord } from '../audit/index.js';
 import type { ContainersService } from '../containers/index.js';
 import type { EventInput } from '../events/index.js';
 import type { Fleet } from '../monitor/index.js';
@@ -10,6 +11,7 @@ export interface CommandDeps {
   fleet: Fleet;
   containers: Pick<ContainersService, 'act'>;
   record: (event: EventInput) => Promise<unknown>;
+  audit?: { record(entry: AuditRecord): void } | undefined;
   log: FastifyBaseLogger;
 }
 
@@ -56,11 +58,26 @@ export class CommandHandler {
       this.ignored(`Actions from MQTT are off: ${cmd.action} not carried out`, topic, target);
       return;
     }
-    // The containers service records the action with MQTT as its actor.
-    this.deps.containers.act(c.hostId, c.id, cmd.action, MQTT_ACTOR).catch((err: unknown) => {
-      const why = err instanceof Error ? err.message : String(err);
-      this.ignored(`${cmd.action} failed: ${why}`, topic, target);
-    });
+    // The containers service records the action with MQTT as its actor; the audit log too.
+    const audited = (error: string | null) =>
+      this.deps.audit?.record({
+        source: 'mqtt',
+        actor: MQTT_ACTOR,
+        action: `container.${cmd.action}`,
+        host_id: c.hostId,
+        host_name: c.hostName,
+        container_id: c.id,
+        container_name: c.name,
+        error,
+      });
+    this.deps.containers.act(c.hostId, c.id, cmd.action, MQTT_ACTOR).then(
+      () => audited(null),
+      (err: unknown) => {
+        const why = err instanceof Error ? err.message : String(err);
+        audited(why);
+        this.ignored(`${cmd.action} failed: ${why}`, topic, target);
+      },
+    );
   }
 
   private ignored(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EventsResponse, Host, MqttIntegration } from '@berth/contracts';
+import type { AuditResponse, EventsResponse, Host, MqttIntegration } from '@berth/contracts';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
@@ -160,6 +160,16 @@ describe('MQTT with Home Assistant discovery', { timeout: 60_000 }, () => {
       (
         await api.get<EventsResponse>(`/events?event_type=action_taken&container_name=${name}`)
       ).body.events.some((e) => e.title === `Container restarted by MQTT: ${name}`),
+    );
+    // And the audit log names MQTT as its initiator.
+    await waitFor('audit row', async () =>
+      (await api.get<AuditResponse>(`/audit?user=MQTT&action=container.`)).body.entries.some(
+        (e) =>
+          e.source === 'mqtt' &&
+          e.action === 'container.restart' &&
+          e.container_name === name &&
+          e.ok,
+      ),
     );
   });
 

@@ -15,6 +15,7 @@ import type { EventInput } from '../events/index.js';
 import type { Fleet } from '../monitor/index.js';
 import { CommandHandler } from './command-handler.js';
 import { MqttConnection } from './connection.js';
+import type { CommandDeps } from './command-handler.js';
 import { StatePublisher, type FleetPicture } from './publisher.js';
 import { alertTopic, commandFilter } from './topics.js';
 import { MQTT_DEFAULTS, type MqttStore, type StoredMqttSettings } from './mqtt.store.js';
@@ -25,6 +26,8 @@ export interface MqttDeps {
   fleet: Fleet;
   containers: Pick<ContainersService, 'act'>;
   record: (event: EventInput) => Promise<unknown>;
+  /** Commands carried out are audited as MQTT's. */
+  audit?: CommandDeps['audit'];
   updatesSummary: () => Promise<UpdatesSummary>;
   /** Every live message as it is published, browsers or not (alerts are taken from it). */
   tapLive: (listener: (message: LiveMessage) => void) => () => void;
@@ -65,6 +68,7 @@ export class MqttService {
       fleet: deps.fleet,
       containers: deps.containers,
       record: deps.record,
+      audit: deps.audit,
       log: deps.log,
     });
   }
