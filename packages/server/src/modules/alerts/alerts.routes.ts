@@ -61,8 +61,7 @@ export function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsService
         response: { 200: alertAnnotationSchema },
       },
     },
-    (request) =>
-      alerts.annotate(request.params.id, actorOf(request), request.body.text),
+    (request) => alerts.annotate(request.params.id, actorOf(request), request.body.text),
   );
   api.post(
     '/alerts/:id/resolve',
