@@ -90,3 +90,49 @@ export function auditTarget(pattern: string | undefined, params: Record<string, 
   if (others.length > 0) target.target = others.join(', ').slice(0, 200);
   return target;
 }
+
+/** Answers past this are not read for what they created: creations answer with one record. */
+export const CREATED_READ_MAX = 64 * 1024;
+const CREATED_CAP = 100;
+
+/**
+ * What a creation made, from its answer's top-level `id`, `name` and `host_id` only (the
+ * answer may hold a new secret, e.g. an API key's): a host made on `/hosts` fills the host
+ * columns, anything else is `<collection> <id> (<name>)`, after any target the path named.
+ */
+export function createdTarget(
+  pattern: string | undefined,
+  payload: unknown,
+  named: AuditTarget,
+): AuditTarget & { host_name?: string } {
+  const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
+  if (typeof text !== 'string' || text.length > CREATED_READ_MAX || !text.startsWith('{'))
+    return named;
+  let body: { id?: unknown; name?: unknown; host_id?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return named;
+  }
+  const id = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : null;
+  const name = typeof body.name === 'string' ? body.name.slice(0, CREATED_CAP) : null;
+  const collection = (pattern ?? '').split('/').at(-1) ?? '';
+  if (collection === 'hosts' && id !== null)
+    return {
+      ...named,
+      host_id: id.slice(0, CREATED_CAP),
+      ...(name === null ? {} : { host_name: name }),
+    };
+  const hostId = typeof body.host_id === 'string' ? body.host_id.slice(0, CREATED_CAP) : null;
+  const made =
+    id === null && name === null
+      ? null
+      : [collection, id?.slice(0, CREATED_CAP), name === null ? null : `(${name})`]
+          .filter((p) => p !== null && p !== undefined && p !== '')
+          .join(' ');
+  return {
+    ...named,
+    host_id: named.host_id ?? hostId,
+    target: [named.target, made].filter((p) => p !== null).join(', ') || null,
+  };
+}

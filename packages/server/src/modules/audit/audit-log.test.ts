@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+import { createdTarget, CREATED_READ_MAX } from './audit-actions.js';
 import { auditAction, csvCell } from './index.js';
 
 /** The log's guarantees: nothing changes a row, retention prunes in steps, safe CSV. */
@@ -173,5 +174,49 @@ describe('readable actions', () => {
     ['POST', '/api/hosts/test-connection', {}, 'hosts.test-connection'],
   ])('%s %s is %s', (method, pattern, params: Record<string, string>, action) => {
     expect(auditAction(method, pattern, params)).toBe(action);
+  });
+});
+
+describe('what a creation made', () => {
+  const none = { host_id: null, container_id: null, target: null };
+  const json = (v: object) => JSON.stringify(v);
+
+  it('names a new host in the host columns, anything else as its collection', () => {
+    expect(createdTarget('/api/hosts', json({ id: 'h1', name: 'edge', url: 'x' }), none)).toEqual({
+      ...none,
+      host_id: 'h1',
+      host_name: 'edge',
+    });
+    expect(
+      createdTarget(
+        '/api/api-keys',
+        Buffer.from(json({ id: 7, name: 'ci', key: 'bk_s3cret' })),
+        none,
+      ),
+    ).toEqual({ ...none, target: 'api-keys 7 (ci)' });
+    expect(createdTarget('/api/batch', json({ job_id: 'j1' }), none)).toEqual(none);
+  });
+
+  it('keeps what the path named, and takes a host id from the answer', () => {
+    const named = { ...none, target: 'alerts 5' };
+    expect(createdTarget('/api/alerts/:id/annotations', json({ id: 9, text: 'x' }), named)).toEqual(
+      { ...named, target: 'alerts 5, annotations 9' },
+    );
+    expect(createdTarget('/api/things', json({ id: 'a', host_id: 'h2' }), none)).toEqual({
+      ...none,
+      host_id: 'h2',
+      target: 'things a',
+    });
+  });
+
+  it('reads only top-level fields of small JSON objects, capped', () => {
+    const nested = json({ config: { id: 1, name: 'inner' } });
+    expect(createdTarget('/api/channels', nested, none)).toEqual(none);
+    expect(createdTarget('/api/channels', '[{"id":1}]', none)).toEqual(none);
+    expect(createdTarget('/api/channels', 'not json', none)).toEqual(none);
+    const big = json({ id: 1, name: 'big', pad: 'x'.repeat(CREATED_READ_MAX) });
+    expect(createdTarget('/api/channels', big, none)).toEqual(none);
+    const long = createdTarget('/api/channels', json({ id: 1, name: 'n'.repeat(5000) }), none);
+    expect(long.target?.length).toBeLessThan(150);
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { auditAction, auditTarget, type AuditTarget } from './audit-actions.js';
+import { auditAction, auditTarget, createdTarget, type AuditTarget } from './audit-actions.js';
 import type { AuditService } from './audit.service.js';
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -7,6 +7,7 @@ const SIGN_IN = '/api/v2/auth/login';
 const DETAIL_READ_MAX = 4096;
 
 interface Pending extends AuditTarget {
+  action: string;
   host_name: string | null;
   container_name: string | null;
   error: string | null;
@@ -15,8 +16,9 @@ interface Pending extends AuditTarget {
 /**
  * Audits every state-changing request under this scope (sign-in included) from one pair of
  * hooks: the target's names are read when the request arrives (a deleted host has none
- * after), the error's words as the answer leaves, and the row is queued when it is done.
- * Never the body: it can hold passwords and secrets; a sign-in keeps only its username.
+ * after), the error's words (or what a creation made) as the answer leaves, and the row is
+ * queued when it is done. Never the body: it can hold passwords and secrets; a sign-in keeps
+ * only its username.
  */
 export function auditRequests(app: FastifyInstance, audit: AuditService): void {
   const names = audit.names;
@@ -25,9 +27,11 @@ export function auditRequests(app: FastifyInstance, audit: AuditService): void {
     const found = pending.get(request);
     if (found !== undefined) return found;
     const params = paramsOf(request);
-    const target = auditTarget(request.routeOptions.url, params);
+    const url = request.routeOptions.url;
+    const target = auditTarget(url, params);
     const { host_id: hostId, container_id: containerId } = target;
     const entry: Pending = {
+      action: auditAction(request.method, url, params),
       ...target,
       host_name: hostId === null ? null : (names.hostName(hostId) ?? null),
       container_name:
@@ -46,8 +50,14 @@ export function auditRequests(app: FastifyInstance, audit: AuditService): void {
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (CHANGES.has(request.method) && reply.statusCode >= 400)
-      targetOf(request).error = detailOf(payload) ?? `HTTP ${reply.statusCode}`;
+    if (!CHANGES.has(request.method)) {
+      done(null, payload);
+      return;
+    }
+    const entry = targetOf(request);
+    if (reply.statusCode >= 400) entry.error = detailOf(payload) ?? `HTTP ${reply.statusCode}`;
+    else if (request.method === 'POST' && entry.action.endsWith('.create'))
+      Object.assign(entry, createdTarget(request.routeOptions.url, payload, entry));
     done(null, payload);
   });
 
@@ -56,7 +66,7 @@ export function auditRequests(app: FastifyInstance, audit: AuditService): void {
       done();
       return;
     }
-    const target = targetOf(request);
+    const { action, ...target } = targetOf(request);
     const signIn = request.routeOptions.url === SIGN_IN;
     const principal = request.auth;
     const agent = request.headers['user-agent'];
@@ -64,7 +74,7 @@ export function auditRequests(app: FastifyInstance, audit: AuditService): void {
       source: 'api',
       actor: signIn ? attemptedUsername(request.body) : (principal?.user.username ?? null),
       api_key: principal?.key?.name ?? null,
-      action: auditAction(request.method, request.routeOptions.url, paramsOf(request)),
+      action,
       ...target,
       address: request.ip,
       user_agent: typeof agent === 'string' ? agent : null,

@@ -81,7 +81,12 @@ describe('state-changing requests', () => {
     expect(created.statusCode).toBe(200);
     const host = created.json<Host>();
     expect((await send('DELETE', `/api/hosts/${host.id}`)).statusCode).toBe(200);
-    expect((await rowsOf('hosts.create'))[0]).toMatchObject({ ok: true, actor: 'admin' });
+    expect((await rowsOf('hosts.create'))[0]).toMatchObject({
+      ok: true,
+      actor: 'admin',
+      host_id: host.id,
+      host_name: 'edge-audit',
+    });
     expect((await rowsOf('hosts.delete'))[0]).toMatchObject({
       host_id: host.id,
       host_name: 'edge-audit',
@@ -183,6 +188,14 @@ describe('API keys', () => {
       ).json<CreatedApiKey>().key;
     const adminKey = await make('ci-audit', 'admin');
     const readKey = await make('reader-audit', 'read');
+    // a creation is named from its answer: its id and name, never the new key
+    const [reader, admin] = await rowsOf('api-keys.create');
+    expect(admin?.target).toMatch(/^api-keys \d+ \(ci-audit\)$/);
+    expect(reader?.target).toMatch(/^api-keys \d+ \(reader-audit\)$/);
+    await t.app.services.audit.flush();
+    const stored = JSON.stringify(rawRows());
+    expect(stored).not.toContain(adminKey);
+    expect(stored).not.toContain(readKey);
     const res = await t.app.inject({
       method: 'PUT',
       url: '/api/settings',
