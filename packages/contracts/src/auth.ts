@@ -2,6 +2,7 @@
 import './browser-csp.js';
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
+import { userRoleSchema } from './users.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -12,6 +13,8 @@ export const userSchema = lazySchema(() =>
     username: z.string(),
     display_name: z.string().nullable(),
     is_first_login: z.boolean(),
+    /** Added for multi-user Berth: what the user may do (clients that predate it ignore it). */
+    role: userRoleSchema,
   }),
 );
 export type User = z.infer<typeof userSchema>;

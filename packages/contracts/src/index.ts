@@ -19,3 +19,4 @@ export * from './notifications.js';
 export * from './preferences.js';
 export * from './settings.js';
 export * from './updates.js';
+export * from './users.js';

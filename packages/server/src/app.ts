@@ -29,6 +29,7 @@ import {
 import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { updatesRoutes } from './modules/updates/index.js';
+import { usersRoutes } from './modules/users/index.js';
 import {
   metricsExportRoutes,
   metricsRoute,
@@ -156,6 +157,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         alertsRoutes(signedIn, services);
         batchRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
+        usersRoutes(signedIn, services);
         healthChecksRoutes(signedIn, services);
         notificationsRoutes(signedIn, {
           notifications: services.notifications,

@@ -48,6 +48,7 @@ import {
 } from './modules/settings/index.js';
 import { readVersion, ReleaseFeedChecker } from './modules/system/index.js';
 import { createUpdatesStore, UpdatesService } from './modules/updates/index.js';
+import { createUsersStore, UsersService } from './modules/users/index.js';
 import { LiveHub } from './platform/live-hub.js';
 import { SecretBox } from './platform/secret-box.js';
 
@@ -57,6 +58,7 @@ export interface AppServices {
   hub: LiveHub;
   auth: AuthService;
   apiKeys: ApiKeysService;
+  users: UsersService;
   /** The append-only audit log of changes and sign-ins. */
   audit: AuditService;
   settings: SettingsService;
@@ -292,6 +294,9 @@ export async function createServices(
     agentTunnels,
     auth,
     apiKeys,
+    users: new UsersService(createUsersStore(db), {
+      closeSession: (tokenHash) => hub.closeSession(tokenHash, 'Signed out by an admin'),
+    }),
     audit,
     settings,
     preferences: new PreferencesService(createPreferencesStore(db)),

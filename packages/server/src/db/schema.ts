@@ -28,6 +28,11 @@ export interface UsersTable {
   is_first_login: number;
   created_at: string;
   updated_at: string;
+  /** admin | operator | viewer; users from before roles are admins. */
+  role: Generated<string>;
+  /** 1: signed out everywhere and refused at sign-in, keys included. */
+  disabled: Generated<number>;
+  email: string | null;
 }
 
 export interface SessionsTable {

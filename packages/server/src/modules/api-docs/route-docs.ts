@@ -40,7 +40,7 @@ const MORE_ERRORS: Record<string, readonly ErrorStatus[]> = {
 const ERROR_ANSWERS = {
   400: 'Bad input: `detail` names the field ("name: must not be empty")',
   401: 'Not signed in, or an unknown, revoked or expired API key',
-  403: "Refused: the API key's scope does not reach this route, the password must be changed first, or the request came from another origin",
+  403: "Refused: the user's role or the API key's scope does not reach this route, the password must be changed first, or the request came from another origin",
   404: 'What the path names does not exist',
   409: 'The change conflicts with the current state (a name in use, an action already under way)',
   429: 'Too many failed attempts (sign-ins, API keys, agent enrollments) from this address; Retry-After says when to try again',

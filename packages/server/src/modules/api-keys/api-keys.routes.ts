@@ -13,9 +13,11 @@ import type { ApiKeysService } from './api-keys.service.js';
 /** Settings → API Keys: a signed-in session only (the route table says `account`). */
 export function apiKeysRoutes(app: FastifyInstance, opts: { apiKeys: ApiKeysService }): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get('/api-keys', { schema: { response: { 200: apiKeysResponseSchema } } }, async () => ({
-    keys: await opts.apiKeys.list(),
-  }));
+  api.get(
+    '/api-keys',
+    { schema: { response: { 200: apiKeysResponseSchema } } },
+    async (request) => ({ keys: await opts.apiKeys.list(sessionOf(request).user) }),
+  );
   api.post(
     '/api-keys',
     { schema: { body: createApiKeyRequestSchema, response: { 201: createdApiKeySchema } } },

@@ -42,8 +42,11 @@ export class ApiKeysService implements ApiKeyAuthenticator {
     this.now = ports.now ?? Date.now;
   }
 
-  async list(): Promise<ApiKey[]> {
-    const rows = await this.store.list();
+  /** Every key for an admin; only their own for anyone else. */
+  async list(viewer: User): Promise<ApiKey[]> {
+    const rows = (await this.store.list()).filter(
+      (row) => viewer.role === 'admin' || row.user_id === viewer.id,
+    );
     const owners = new Map<number, string>();
     for (const id of new Set(rows.map((r) => r.user_id))) {
       owners.set(id, (await this.ports.userById(id))?.username ?? '');
@@ -82,7 +85,9 @@ export class ApiKeysService implements ApiKeyAuthenticator {
 
   async revoke(id: number, by: User): Promise<void> {
     const row = await this.store.byId(id);
-    if (row === undefined || !(await this.store.remove(id))) throw notFound('API key not found');
+    // Another user's key is not found, as in their list: only an admin revokes any key.
+    const visible = row !== undefined && (by.role === 'admin' || row.user_id === by.id);
+    if (!visible || !(await this.store.remove(id))) throw notFound('API key not found');
     await this.keyEvent('api_key_revoked', `API key "${row.name}" revoked`, by);
   }
 

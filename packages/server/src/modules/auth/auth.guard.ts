@@ -1,9 +1,9 @@
-import type { ApiKeyScope } from '@berth/contracts';
+import type { ApiKeyScope, User } from '@berth/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AttemptWindow } from '../../platform/attempt-window.js';
 import { forbidden, tooManyRequests, unauthorized } from '../../platform/http-errors.js';
 import type { AuthService, SessionContext } from './auth.service.js';
-import { scopeAllows, scopeNeeded } from './permissions.js';
+import { roleAllows, scopeAllows, scopeNeeded, type Permission } from './permissions.js';
 
 export const SESSION_COOKIE = 'berth_session';
 
@@ -51,6 +51,13 @@ export function actorOf(request: FastifyRequest): string {
   return key === null ? user.username : `${user.username} (API key "${key.name}")`;
 }
 
+/** 403 naming the role and what the route needs, as a key's scope is named. */
+function checkRole(role: User['role'], permission: Permission, who: string): void {
+  if (!roleAllows(role, permission)) {
+    throw forbidden(`${who} "${role}" cannot do this; it needs "${permission}"`);
+  }
+}
+
 /** Bad keys one address may send within the window before it is refused, as for sign-in. */
 export const BAD_KEYS_PER_ADDRESS = 20;
 const BAD_KEY_WINDOW_MS = 15 * 60 * 1000;
@@ -95,6 +102,8 @@ export function createAuthGuard(auth: AuthService, keys: ApiKeyAuthenticator, no
             : `This API key's scope is "${key.scope}"; this route needs "${needed}"`,
         );
       }
+      // A key never does more than its owner may: its reach is its scope within the role.
+      checkRole(user.role, permission, "The key owner's role");
       request.auth = { user, tokenHash: `api-key:${key.id}`, key };
       return;
     }
@@ -103,6 +112,7 @@ export function createAuthGuard(auth: AuthService, keys: ApiKeyAuthenticator, no
     if (session.user.is_first_login && request.routeOptions.config.allowFirstLogin !== true) {
       throw forbidden('Password change required');
     }
+    checkRole(session.user.role, permission, 'Your role');
     request.auth = { ...session, key: null };
   };
 

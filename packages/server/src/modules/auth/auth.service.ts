@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { User } from '@berth/contracts';
+import { USER_ROLES, type User, type UserRole } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, tooManyRequests, unauthorized } from '../../platform/http-errors.js';
 import type { AuthStore, UserRow } from './auth.store.js';
@@ -29,13 +29,18 @@ export interface SessionContext {
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A stored role; anything unknown reads as the least one, never as more. */
+export const roleOf = (role: string): UserRole =>
+  (USER_ROLES as readonly string[]).includes(role) ? (role as UserRole) : 'viewer';
+
 /** The API shape of a user: never the password hash. */
-export function toUserResponse(row: UserRow): User {
+export function toUserResponse(row: Omit<UserRow, 'password_hash' | 'disabled'>): User {
   return {
     id: row.id,
     username: row.username,
     display_name: row.display_name,
     is_first_login: row.is_first_login === 1,
+    role: roleOf(row.role),
   };
 }
 
@@ -92,6 +97,8 @@ export class AuthService {
     const valid = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), password);
     // A failure keeps its reservation: it is what the throttle counts.
     if (row === undefined || !valid) throw unauthorized('Invalid username or password');
+    // Said only to whoever knows the password: it tells them to ask an admin.
+    if (row.disabled === 1) throw unauthorized('This account is disabled');
     attempt.succeeded();
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
@@ -111,7 +118,7 @@ export class AuthService {
     const session = await this.liveSession(tokenHash);
     if (session === null) return null;
     const row = await this.store.findUserById(session.user_id);
-    if (row === undefined) return null;
+    if (row === undefined || row.disabled === 1) return null;
     const now = this.now();
     if (now - Date.parse(session.last_seen_at) > TOUCH_INTERVAL_MS) {
       const expiresAt = Math.min(now + SESSION_IDLE_MS, session.endsAt);
@@ -138,10 +145,10 @@ export class AuthService {
     return { ...session, endsAt };
   }
 
-  /** A user by id (an API key's owner), or null when the user is gone. */
+  /** A user by id (an API key's owner), or null when the user is gone or disabled. */
   async user(id: number): Promise<User | null> {
     const row = await this.store.findUserById(id);
-    return row === undefined ? null : toUserResponse(row);
+    return row === undefined || row.disabled === 1 ? null : toUserResponse(row);
   }
 
   async logout(tokenHash: string): Promise<void> {

@@ -6,9 +6,19 @@ export interface UserRow {
   display_name: string | null;
   password_hash: string;
   is_first_login: number;
+  role: string;
+  disabled: number;
 }
 
-const userColumns = ['id', 'username', 'display_name', 'password_hash', 'is_first_login'] as const;
+const userColumns = [
+  'id',
+  'username',
+  'display_name',
+  'password_hash',
+  'is_first_login',
+  'role',
+  'disabled',
+] as const;
 
 /** Queries on users and sessions. */
 export function createAuthStore(db: Db) {

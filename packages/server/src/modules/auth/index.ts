@@ -9,12 +9,14 @@ export {
   type Principal,
 } from './auth.guard.js';
 export { protectedAuthRoutes, publicAuthRoutes } from './auth.routes.js';
-export { AuthService, toUserResponse, type SessionContext } from './auth.service.js';
+export { AuthService, roleOf, toUserResponse, type SessionContext } from './auth.service.js';
+export { hashPassword } from './password.js';
 export { createAuthStore } from './auth.store.js';
 export { resetPassword, type PasswordReset } from './password-reset.js';
 export {
   permissionOf,
   registerRoutePermissions,
+  roleAllows,
   scopeAllows,
   scopeNeeded,
   type Permission,

@@ -111,7 +111,13 @@ describe('change-password throttle', () => {
     await signedInCookie(t.app);
     const { auth } = serviceWithRecordedWaits();
     const session = {
-      user: { id: 1, username: 'admin', display_name: null, is_first_login: false },
+      user: {
+        id: 1,
+        username: 'admin',
+        display_name: null,
+        is_first_login: false,
+        role: 'admin' as const,
+      },
       tokenHash: 'x',
     };
     vi.mocked(password.verifyPassword).mockClear();

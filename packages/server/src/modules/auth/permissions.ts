@@ -1,4 +1,4 @@
-import type { ApiKeyScope } from '@berth/contracts';
+import type { ApiKeyScope, UserRole } from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -42,8 +42,20 @@ const ACCOUNT = [
   'DELETE /api/api-keys/:id',
 ];
 
-/** Reads that only an admin may make: who did what is not for every reader. */
-const ADMIN_READS = ['GET /api/audit', 'GET /api/audit/export.csv'];
+/**
+ * Admin only, reads included: who did what is not for every reader, nor who may sign in.
+ * (Other changes are `admin` by default; the users routes are listed so the table says so.)
+ */
+const ADMIN = [
+  'GET /api/audit',
+  'GET /api/audit/export.csv',
+  'GET /api/users',
+  'POST /api/users',
+  'PATCH /api/users/:id',
+  'DELETE /api/users/:id',
+  'POST /api/users/:id/reset-password',
+  'POST /api/users/:id/end-sessions',
+];
 
 const PUBLIC = [
   'GET /api/health',
@@ -63,7 +75,7 @@ export function permissionOf(method: string, url: string): Permission {
   if (PUBLIC.includes(route)) return 'public';
   if (ACCOUNT.includes(route)) return 'account';
   if (OPERATE.includes(route)) return 'operate';
-  if (ADMIN_READS.includes(route)) return 'admin';
+  if (ADMIN.includes(route)) return 'admin';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'admin';
 }
 
@@ -78,6 +90,16 @@ const SCOPE_REACH: Record<ApiKeyScope, readonly Permission[]> = {
 
 export const scopeAllows = (scope: ApiKeyScope, permission: Permission): boolean =>
   SCOPE_REACH[scope].includes(permission);
+
+/** The routes a role reaches: every signed-in user manages their own account. */
+const ROLE_REACH: Record<UserRole, readonly Permission[]> = {
+  viewer: ['public', 'read', 'account'],
+  operator: ['public', 'read', 'operate', 'account'],
+  admin: ['public', 'read', 'operate', 'admin', 'account'],
+};
+
+export const roleAllows = (role: UserRole, permission: Permission): boolean =>
+  ROLE_REACH[role].includes(permission);
 
 /** The narrowest scope that reaches a permission (named in a 403), or null for none. */
 export function scopeNeeded(permission: Permission): ApiKeyScope | null {

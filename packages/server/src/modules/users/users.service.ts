@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  CreateUserRequest,
+  CreatedUser,
+  ManagedUser,
+  OneTimePassword,
+  UpdateUserRequest,
+  User,
+} from '@berth/contracts';
+import { hashPassword, roleOf } from '../auth/index.js';
+import { badRequest, conflict, notFound } from '../../platform/http-errors.js';
+import type { ManagedUserRow, UsersStore } from './users.store.js';
+
+export interface UsersPorts {
+  /** Closes the live sockets of a session that was just deleted. */
+  closeSession: (tokenHash: string) => void;
+  now?: () => number;
+}
+
+const LAST_ADMIN = 'The last enabled admin must stay an enabled admin; make another admin first';
+
+/** Settings → Users: creating users with one-time passwords, roles, disabling, deleting. */
+export class UsersService {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: UsersStore,
+    private readonly ports: UsersPorts,
+  ) {
+    this.now = ports.now ?? Date.now;
+  }
+
+  async list(): Promise<ManagedUser[]> {
+    return (await this.store.list()).map(toManagedUser);
+  }
+
+  async create(request: CreateUserRequest): Promise<CreatedUser> {
+    if ((await this.store.byName(request.username)) !== undefined) {
+      throw conflict('username: A user with this name already exists');
+    }
+    const password = oneTimePassword();
+    const id = await this.store.insert({
+      username: request.username,
+      display_name: blankToNull(request.display_name),
+      email: blankToNull(request.email),
+      role: request.role,
+      password_hash: await hashPassword(password),
+      now: this.iso(),
+    });
+    return { user: toManagedUser(await this.found(id)), password };
+  }
+
+  async update(id: number, request: UpdateUserRequest, by: User): Promise<ManagedUser> {
+    const row = await this.found(id);
+    const demoted = request.role !== undefined && request.role !== 'admin';
+    if (row.role === 'admin' && row.disabled === 0 && (demoted || request.disabled === true)) {
+      if ((await this.store.otherEnabledAdmins(id)) === 0) throw conflict(LAST_ADMIN);
+    }
+    if (request.disabled === true && id === by.id) {
+      throw badRequest('disabled: You cannot disable yourself');
+    }
+    await this.store.update(
+      id,
+      {
+        ...(request.display_name !== undefined && {
+          display_name: blankToNull(request.display_name),
+        }),
+        ...(request.email !== undefined && { email: blankToNull(request.email) }),
+        ...(request.role !== undefined && { role: request.role }),
+        ...(request.disabled !== undefined && { disabled: request.disabled ? 1 : 0 }),
+      },
+      this.iso(),
+    );
+    // A disabled user is signed out at once, its sockets too; a role change needs nothing:
+    // the guard reads the role on every request, and the live channel only sends reads.
+    if (request.disabled === true) await this.endSessions(id);
+    return toManagedUser(await this.found(id));
+  }
+
+  async remove(id: number, by: User): Promise<void> {
+    if (id === by.id) throw badRequest('id: You cannot delete yourself');
+    const row = await this.found(id);
+    if (
+      row.role === 'admin' &&
+      row.disabled === 0 &&
+      (await this.store.otherEnabledAdmins(id)) === 0
+    ) {
+      throw conflict(LAST_ADMIN);
+    }
+    // Sessions and keys go with the user (foreign keys cascade); the sockets are closed here.
+    await this.endSessions(id);
+    await this.store.remove(id);
+  }
+
+  /** A new one-time password, to be changed at the next sign-in; ends the user's sessions. */
+  async resetPassword(id: number): Promise<OneTimePassword> {
+    await this.found(id);
+    const password = oneTimePassword();
+    await this.store.setOneTimePassword(id, await hashPassword(password), this.iso());
+    await this.endSessions(id);
+    return { password };
+  }
+
+  async endSessions(id: number): Promise<void> {
+    await this.found(id);
+    for (const tokenHash of await this.store.endSessions(id)) this.ports.closeSession(tokenHash);
+  }
+
+  private async found(id: number): Promise<ManagedUserRow> {
+    const row = await this.store.byId(id);
+    if (row === undefined) throw notFound('User not found');
+    return row;
+  }
+
+  private iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+}
+
+/** 16 random bytes: as strong as a key, short enough to read out once. */
+const oneTimePassword = () => randomBytes(16).toString('base64url');
+
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined || value === null || value === '' ? null : value;
+
+function toManagedUser(row: ManagedUserRow): ManagedUser {
+  return {
+    id: row.id,
+    username: row.username,
+    display_name: row.display_name,
+    email: row.email,
+    role: roleOf(row.role),
+    disabled: row.disabled === 1,
+    is_first_login: row.is_first_login === 1,
+    created_at: row.created_at,
+  };
+}
