@@ -7,8 +7,9 @@ import type { FastifyInstance } from 'fastify';
  * - `read`: lists and reads;
  * - `operate`: container actions, batch jobs, updates and alert actions;
  * - `admin`: every other change (settings, hosts, rules, channels, policies);
- * - `account`: the caller's own sign-in (password, profile, sign-out, API keys): a signed-in
- *   session only, never an API key, so a leaked key cannot mint keys or take the account.
+ * - `account`: the caller's own sign-in (password, profile, sign-out, API keys) and own view
+ *   (preferences, dismissed notices): every role, but a signed-in session only, never an API
+ *   key, so a leaked key cannot mint keys or take the account.
  */
 export type Permission = 'public' | 'read' | 'operate' | 'admin' | 'account';
 
@@ -40,6 +41,13 @@ const ACCOUNT = [
   'GET /api/api-keys',
   'POST /api/api-keys',
   'DELETE /api/api-keys/:id',
+  // The caller's own view of Berth: every role keeps its own preferences and notices.
+  'PATCH /api/v2/user/preferences',
+  'POST /api/user/view-mode',
+  'POST /api/user/event-sort-order',
+  'POST /api/user/dismiss-dockmon-update',
+  'POST /api/user/dismiss-update',
+  'POST /api/upgrade-notice/dismiss',
 ];
 
 /**
