@@ -114,3 +114,17 @@ export function rssMb(pid: number): { now: number; peak: number; anon: number } 
     return { now: NaN, peak: NaN, anon: NaN };
   }
 }
+
+/**
+ * Proportional set size in MB (each shared page divided among the processes mapping it), whole
+ * and its file-backed part: node's binary pages are shared by every node process on a machine.
+ */
+export function pssMb(pid: number): { pss: number; pssFile: number } {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1]);
+    return { pss: kb('Pss') / 1024, pssFile: kb('Pss_File') / 1024 };
+  } catch {
+    return { pss: NaN, pssFile: NaN };
+  }
+}

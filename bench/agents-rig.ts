@@ -3,7 +3,7 @@
 // the agent's own cost with 100 running containers at the 2 s stats interval, and how long an
 // engine event takes to reach Berth's live channel by either way.
 import type { Container, Host } from '@berth/contracts';
-import { rssMb, startAgents, waitOnline, type BenchAgents } from './agent-processes.ts';
+import { pssMb, rssMb, startAgents, waitOnline, type BenchAgents } from './agent-processes.ts';
 import { startBerth, type BerthProcess } from './berth-process.ts';
 import { watchEngineEvents } from './engine-events.ts';
 import { cpuTicks, TICK_HZ } from './figures.ts';
@@ -34,6 +34,9 @@ export interface Footprint {
   rss: number;
   anonRss: number;
   peakRss: number;
+  /** Proportional set size at the window's end and its file-backed part, MB. */
+  pss: number;
+  pssFile: number;
   berthCpu: number;
 }
 
@@ -137,6 +140,7 @@ export async function agentFootprint(rigSetup: RigSetup, seconds: number): Promi
     rss: mean(rss),
     anonRss: mean(anon),
     peakRss: rssMb(pid).peak,
+    ...pssMb(pid),
     berthCpu: share(cpuTicks([berthPid]) - before.berth),
   };
 }

@@ -108,7 +108,8 @@ function printRig(r: RigFigures): void {
   say(`2. one agent, ${RIG_CONTAINERS} running containers, stats every 2 s, ${WINDOW_S} s window:`);
   say(
     `   agent CPU ${f1(fp.cpu)} % of a core, RSS ${f1(fp.rss)} MB (${f1(fp.anonRss)} MB of it ` +
-      `anonymous, the rest file pages; peak ${f1(fp.peakRss)} MB); ` +
+      `anonymous, the rest file pages; peak ${f1(fp.peakRss)} MB; PSS ${f1(fp.pss)} MB, ` +
+      `${f1(fp.pssFile)} MB of it file pages shared with other node processes); ` +
       `Berth ${f1(fp.berthCpu)} % of a core`,
   );
   say(`3. engine event (die, start) → Berth's live channel, ${EVENT_ROUNDS} stops and starts:`);
