@@ -14,6 +14,8 @@ export const DOCS_SCRIPT_PATH = '/api/docs/scalar.js';
 /**
  * Scalar's settings for an offline page under Berth's CSP: no fonts from its CDN, no
  * telemetry, no AI agent or request proxy of scalar.com; "Try it" calls go to Berth itself.
+ * Its authentication panel opens on the bearer API key, empty; the session cookie is the
+ * browser's own (HttpOnly), so its field is left empty too.
  */
 const SCALAR_CONFIGURATION = {
   withDefaultFonts: false,
@@ -22,7 +24,17 @@ const SCALAR_CONFIGURATION = {
   showDeveloperTools: 'never',
   hideClientButton: false,
   documentDownloadType: 'json',
+  authentication: {
+    preferredSecurityScheme: 'apiKey',
+    securitySchemes: { apiKey: { token: '' }, session: { value: '' } },
+  },
 };
+
+/**
+ * Scalar shows a made-up secret (base64 of a meme) as the placeholder of every API-key
+ * field, here the session cookie's, which reads like a real value; no setting removes it.
+ */
+const FAKE_SECRET_PLACEHOLDER = 'placeholder:`QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT`';
 
 const escapeAttribute = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -82,7 +94,7 @@ export function apiDocsRoutes(app: FastifyInstance, openApi: OpenApi): void {
   let script: Promise<ScriptBodies> | null = null;
   app.get('/docs/scalar.js', { schema: { hide: true } }, async (request, reply) => {
     script ??= loadScalarScript().then((bundle) => ({
-      raw: `${SKIP_EVAL_PROBE}\n${bundle}`,
+      raw: `${SKIP_EVAL_PROBE}\n${bundle.replaceAll(FAKE_SECRET_PLACEHOLDER, 'placeholder:``')}`,
       br: null,
       gzip: null,
     }));

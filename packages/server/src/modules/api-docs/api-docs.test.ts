@@ -146,5 +146,9 @@ describe('GET /api/openapi.json and /api/docs', () => {
     const plain = await t.app.inject({ url: '/api/docs/scalar.js', headers: { cookie } });
     // Its zod's probe for eval, which the CSP would report, is off before it loads.
     expect(plain.body.split('\n')[0]).toContain('jitless: true');
+    // The key fields open empty, on the bearer key: no made-up secret as the cookie's.
+    expect(plain.body).toContain('placeholder:``');
+    expect(plain.body).not.toContain('QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT');
+    expect(page.body).toContain('&quot;preferredSecurityScheme&quot;:&quot;apiKey&quot;');
   });
 });

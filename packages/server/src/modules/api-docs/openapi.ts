@@ -103,11 +103,17 @@ function swaggerOptions(version: string): SwaggerOptions {
       info: { title: 'Berth API', version },
       components: {
         securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description: 'The signed-in session: a browser sends its own cookie, leave it empty',
+          },
           apiKey: {
             type: 'http',
             scheme: 'bearer',
-            description: 'An API key (Settings → API Keys), within its scope',
+            description:
+              'An API key (Settings → API Keys), within its scope; to try a call as the signed-in user instead, choose the session',
           },
         },
       },

@@ -25,11 +25,13 @@ function TextFilter({
   value,
   placeholder,
   onApply,
+  width = 'w-48',
 }: {
   label: string;
   value: string;
   placeholder: string;
   onApply: (value: string) => void;
+  width?: string;
 }) {
   const apply = (next: string) => {
     if (next.trim() !== value) onApply(next.trim());
@@ -41,7 +43,7 @@ function TextFilter({
       placeholder={placeholder}
       size="md"
       fullWidth={false}
-      className="w-48"
+      className={width}
       defaultValue={value}
       onKeyDown={(e) => {
         if (e.key === 'Enter') apply(e.currentTarget.value);
@@ -110,7 +112,8 @@ export function AuditPage() {
         />
         <TextFilter
           label="Action"
-          placeholder="Action, e.g. container."
+          placeholder="Action, e.g. container.restart"
+          width="w-60"
           value={filters.action}
           onApply={(action) => setFilters({ ...filters, action })}
         />
