@@ -35,6 +35,7 @@ test.describe('settings screen', () => {
       'Container Updates',
       'Integrations',
       'API Keys',
+      'Users',
       'System',
     ]);
     await expect(page.getByRole('tab', { name: 'System' })).toHaveAttribute(

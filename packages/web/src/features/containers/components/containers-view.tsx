@@ -11,6 +11,7 @@ import { useContainerAction } from '@/lib/container-actions';
 import { useContainerPanels } from '@/lib/container-panels';
 import { containerKeyOf } from '@berth/contracts';
 import { usePreferences } from '@/lib/preferences';
+import { useCan } from '@/hooks/use-can';
 import {
   containersQueryOptions,
   hostsQueryOptions,
@@ -130,9 +131,12 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     },
     [simplified, openContainer],
   );
+  // A viewer's row actions stay disabled, as while one is pending (the server refuses them).
+  const canOperate = useCan('operate');
+  const busy = action.isPending || !canOperate;
   const rowActions = useMemo(
-    () => ({ act, open, busy: action.isPending, withUpdates, healthChecks, openAlerts }),
-    [act, open, action.isPending, withUpdates, healthChecks, openAlerts],
+    () => ({ act, open, busy, withUpdates, healthChecks, openAlerts }),
+    [act, open, busy, withUpdates, healthChecks, openAlerts],
   );
   const linked = params.get('containerId');
   useEffect(() => {

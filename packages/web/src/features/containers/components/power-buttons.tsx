@@ -2,6 +2,7 @@ import type { Container } from '@berth/contracts';
 import { Play, RotateCw, Square } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { useCan } from '@/hooks/use-can';
 import { useContainerAction } from '@/lib/container-actions';
 import { useUpdateRunning } from '../lib/update-running';
 
@@ -27,7 +28,8 @@ export function PowerButtons({
   const action = useContainerAction();
   const running = c.state === 'running';
   const updating = useUpdateRunning(c);
-  const busy = action.isPending || updating;
+  const canOperate = useCan('operate');
+  const busy = action.isPending || updating || !canOperate;
   const act = (name: Power) => {
     if (variant === 'drawer') toast.info(PENDING_TEXT[name]);
     action.mutate({ hostId: c.host_id, containerId: c.id, action: name });
@@ -37,7 +39,13 @@ export function PowerButtons({
       size="sm"
       variant="secondary"
       disabled={busy || disabled}
-      title={updating ? 'Container is being updated' : undefined}
+      title={
+        !canOperate
+          ? 'Your role can only view'
+          : updating
+            ? 'Container is being updated'
+            : undefined
+      }
       onClick={() => act(name)}
     >
       <Icon className="h-4 w-4" /> {label}

@@ -5,6 +5,7 @@ import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
+import { useCan } from '@/hooks/use-can';
 import {
   DEFAULT_SETTINGS_TAB,
   isSettingsTab,
@@ -12,8 +13,6 @@ import {
   TAB_SCREENS,
   type SettingsTabId,
 } from '../tabs';
-
-const TAB_LIST = SETTINGS_TABS.map(({ id, label }) => ({ value: id, label }));
 
 function TabLoading() {
   return (
@@ -28,8 +27,12 @@ function TabLoading() {
 /** /settings: the five settings tabs; the tab is in the URL (`?tab=system`). */
 export function SettingsPage() {
   const [params, setParams] = useSearchParams();
+  // Only the tabs the user's role can use: the others would only answer "cannot do this".
+  const admin = useCan('admin');
+  const tabs = SETTINGS_TABS.filter((t) => admin || t.permission !== 'admin');
   const asked = params.get('tab');
-  const tab: SettingsTabId = isSettingsTab(asked) ? asked : DEFAULT_SETTINGS_TAB;
+  const tab: SettingsTabId =
+    isSettingsTab(asked) && tabs.some((t) => t.id === asked) ? asked : DEFAULT_SETTINGS_TAB;
   const select = (next: string) =>
     setParams(
       (prev) => {
@@ -47,8 +50,8 @@ export function SettingsPage() {
         subtitle="Dashboard, alerts, notifications, updates and system settings"
       />
       <Tabs value={tab} onValueChange={select}>
-        <TabsList tabs={TAB_LIST} />
-        {SETTINGS_TABS.map(({ id, label, empty }) => {
+        <TabsList tabs={tabs.map(({ id, label }) => ({ value: id, label }))} />
+        {tabs.map(({ id, label, empty }) => {
           const Screen = TAB_SCREENS[id];
           return (
             <TabPanel key={id} value={id}>
