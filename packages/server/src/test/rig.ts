@@ -70,3 +70,29 @@ export function dockerCli(engine: RigEngine, args: string[]): string {
 export function rigControl(action: 'stop' | 'crash' | 'start', name: 'plain' | 'tls'): void {
   execFileSync('bash', [readRig().script, action, name], { stdio: 'ignore' });
 }
+
+/** A container command that idles until stopped and ends at once on a stop's SIGTERM. */
+export const IDLE = "trap 'exit 0' TERM; while :; do sleep 1; done";
+
+/**
+ * Starts the rig's busybox as `name` on a rig engine, running `sh -c command` (idle unless
+ * told), with any other `docker run` options (labels, --init, ...); answers its 12-character id.
+ */
+export function runBusybox(
+  engine: RigEngine,
+  name: string,
+  { command = IDLE, options = [] }: { command?: string; options?: string[] } = {},
+): string {
+  const image = readRig().images.busybox;
+  return dockerCli(engine, [
+    'run',
+    '-d',
+    '--name',
+    name,
+    ...options,
+    image,
+    'sh',
+    '-c',
+    command,
+  ]).slice(0, 12);
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BatchJob, Container, Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dockerCli, endpointOf, readRig, rigEngine } from '../../test/rig.js';
+import { dockerCli, endpointOf, IDLE, rigEngine, runBusybox } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 import { answerChecker, fetchDocument } from './openapi-check.js';
@@ -19,7 +19,6 @@ const engine = rigEngine('plain');
 const name = `berth-apidocs-${randomBytes(4).toString('hex')}`;
 const checked: string[] = [];
 /** Stops at once on SIGTERM, so the batch restart is quick. */
-const IDLE = "trap 'exit 0' TERM; while :; do sleep 1; done";
 
 /**
  * Calls a route (`/api/hosts/:id` with its params) and checks its answer against the
@@ -48,18 +47,10 @@ beforeAll(async () => {
   t = await buildTestApp();
   cookie = await signedInCookie(t.app);
   check = answerChecker(await fetchDocument(t.app, cookie));
-  dockerCli(engine, [
-    'run',
-    '-d',
-    '--name',
-    name,
-    '--label',
-    'berth.apidocs=1',
-    readRig().images.busybox,
-    'sh',
-    '-c',
-    `echo hello-docs; ${IDLE}`,
-  ]);
+  runBusybox(engine, name, {
+    command: `echo hello-docs; ${IDLE}`,
+    options: ['--label', 'berth.apidocs=1'],
+  });
   const tls = endpointOf(engine).tls;
   host = (
     await call<Host>(

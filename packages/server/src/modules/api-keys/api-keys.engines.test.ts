@@ -3,7 +3,7 @@ import type { Container, CreatedApiKey, EventsResponse, Host } from '@berth/cont
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { listenOnLoopback } from '../../test/listen.js';
-import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { dockerCli, rigEngine, runBusybox } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -38,16 +38,7 @@ beforeAll(async () => {
     ).body.key;
   }
   host = (await api.post<Host>('/hosts', { name: 'plain', url: engine.url })).body;
-  shortId = dockerCli(engine, [
-    'run',
-    '-d',
-    '--name',
-    name,
-    readRig().images.busybox,
-    'sh',
-    '-c',
-    "trap 'exit 0' TERM; while :; do sleep 1; done",
-  ]).slice(0, 12);
+  shortId = runBusybox(engine, name);
 }, 60_000);
 afterAll(async () => {
   dockerCli(engine, ['rm', '-f', name]);

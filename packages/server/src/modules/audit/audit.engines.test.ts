@@ -3,7 +3,7 @@ import { containerKey } from '@berth/contracts';
 import type { AuditResponse, BatchJob, Container, CreatedApiKey } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
-import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { dockerCli, IDLE, rigEngine, runBusybox } from '../../test/rig.js';
 import { addRigHosts } from '../../test/rig-hosts.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
@@ -17,7 +17,6 @@ let api: ReturnType<typeof apiClient>;
 let cookie: string;
 const made: string[] = [];
 const engine = rigEngine('plain');
-const IDLE = "trap 'exit 0' TERM; while :; do sleep 1; done";
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -31,16 +30,7 @@ beforeAll(async () => {
 /** Starts an idle (or given) container on the plain engine; answers its 12-character id. */
 function run(name: string, command = IDLE): string {
   made.push(name);
-  return dockerCli(engine, [
-    'run',
-    '-d',
-    '--name',
-    name,
-    readRig().images.busybox,
-    'sh',
-    '-c',
-    command,
-  ]).slice(0, 12);
+  return runBusybox(engine, name, { command });
 }
 
 async function plainHost() {

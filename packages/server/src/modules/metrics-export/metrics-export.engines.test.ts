@@ -8,7 +8,7 @@ import {
   startPrometheus,
   type PrometheusServer,
 } from '../../test/prometheus-server.js';
-import { dockerCli, readRig, rigEngine, type RigEngine } from '../../test/rig.js';
+import { dockerCli, readRig, rigEngine, runBusybox, type RigEngine } from '../../test/rig.js';
 import { addRigHosts } from '../../test/rig-hosts.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
@@ -34,20 +34,16 @@ describe('Prometheus scraping Berth on the rig', () => {
     for (const name of ['plain', 'local', 'tls'] as const) {
       const engine = rigEngine(name);
       const cname = `berth-metrics-${randomBytes(4).toString('hex')}`;
-      dockerCli(engine, [
-        'run',
-        '-d',
-        '--init',
-        '--label',
-        'berth-test=1',
-        '--label',
-        'com.docker.compose.project=metrics-test',
-        '--name',
-        cname,
-        readRig().images.busybox,
-        'sleep',
-        '600',
-      ]);
+      runBusybox(engine, cname, {
+        command: 'sleep 600',
+        options: [
+          '--init',
+          '--label',
+          'berth-test=1',
+          '--label',
+          'com.docker.compose.project=metrics-test',
+        ],
+      });
       created.push([engine, cname]);
     }
     base = await listenOnLoopback(t.app);

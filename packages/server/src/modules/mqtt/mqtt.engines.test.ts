@@ -4,7 +4,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { startBroker, type TestBroker } from '../../test/mosquitto.js';
-import { dockerCli, readRig, rigEngine } from '../../test/rig.js';
+import { dockerCli, rigEngine, runBusybox } from '../../test/rig.js';
 import { listedContainer } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
@@ -63,16 +63,7 @@ beforeAll(async () => {
     seen.push({ topic, payload: payload.toString(), retain: packet.retain, at: Date.now() }),
   );
   await sub.subscribeAsync([`${prefix}/#`, `${discovery}/#`]);
-  dockerCli(engine, [
-    'run',
-    '-d',
-    '--name',
-    name,
-    readRig().images.busybox,
-    'sh',
-    '-c',
-    "trap 'exit 0' TERM; while :; do sleep 1; done",
-  ]);
+  runBusybox(engine, name);
   t = await buildTestApp();
   api = apiClient(t.app, await signedInCookie(t.app));
   host = (await api.post<Host>('/hosts', { name: 'plain', url: engine.url })).body;
