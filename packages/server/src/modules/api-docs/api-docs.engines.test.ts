@@ -18,7 +18,6 @@ let container: Container;
 const engine = rigEngine('plain');
 const name = `berth-apidocs-${randomBytes(4).toString('hex')}`;
 const checked: string[] = [];
-/** Stops at once on SIGTERM, so the batch restart is quick. */
 
 /**
  * Calls a route (`/api/hosts/:id` with its params) and checks its answer against the
@@ -47,6 +46,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   cookie = await signedInCookie(t.app);
   check = answerChecker(await fetchDocument(t.app, cookie));
+  // Idle (so the batch restart is quick) after a line of logs to read.
   runBusybox(engine, name, {
     command: `echo hello-docs; ${IDLE}`,
     options: ['--label', 'berth.apidocs=1'],
