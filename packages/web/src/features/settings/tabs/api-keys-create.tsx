@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormFooter } from '@/components/ui/form-footer';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { errorText } from '@/lib/api-client';
@@ -160,19 +161,7 @@ export function CreateApiKeyDialog({ onClose }: { onClose: () => void }) {
             />
           </label>
         )}
-        {error !== null && (
-          <p role="alert" className="text-red-300">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            Create
-          </Button>
-        </div>
+        <FormFooter error={error} onCancel={onClose} submit="Create" pending={create.isPending} />
       </form>
     </Dialog>
   );

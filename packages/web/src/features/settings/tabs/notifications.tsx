@@ -31,6 +31,7 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormFooter } from '@/components/ui/form-footer';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
@@ -332,19 +333,12 @@ function ChannelForm({ channel, onClose }: { channel?: NotificationChannel; onCl
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
           Enabled
         </label>
-        {error !== null && (
-          <p role="alert" className="text-red-300">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || update.isPending}>
-            {editing ? 'Save' : 'Create'}
-          </Button>
-        </div>
+        <FormFooter
+          error={error}
+          onCancel={onClose}
+          submit={editing ? 'Save' : 'Create'}
+          pending={create.isPending || update.isPending}
+        />
       </form>
     </Dialog>
   );

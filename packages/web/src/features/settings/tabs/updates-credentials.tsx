@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormFooter } from '@/components/ui/form-footer';
 import { Input } from '@/components/ui/input';
 import { errorText } from '@/lib/api-client';
 import {
@@ -173,15 +174,12 @@ function CredentialForm({
             onChange={(e) => setPassword(e.target.value)}
           />
         </label>
-        {error !== null && <p className="text-red-300">{error}</p>}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={create.isPending || edit.isPending}>
-            Save
-          </Button>
-        </div>
+        <FormFooter
+          error={error}
+          onCancel={onClose}
+          submit="Save"
+          pending={create.isPending || edit.isPending}
+        />
       </form>
     </Dialog>
   );
