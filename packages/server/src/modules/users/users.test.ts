@@ -73,6 +73,11 @@ describe('users', () => {
     expect(self.statusCode).toBe(400);
     expect((await call('PATCH', '/api/users/1', { role: 'viewer' })).statusCode).toBe(409);
     const other = await userSignedIn(t.app, admin, 'second', 'admin');
+    // With another enabled admin, either may be demoted.
+    expect((await call('PATCH', `/api/users/${other.id}`, { role: 'viewer' })).statusCode).toBe(
+      200,
+    );
+    expect((await call('PATCH', `/api/users/${other.id}`, { role: 'admin' })).statusCode).toBe(200);
     // Two admins: the first may go down to viewer, then the second is the last.
     expect((await call('PATCH', `/api/users/${other.id}`, { disabled: true })).statusCode).toBe(
       200,
