@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormFooter } from '@/components/ui/form-footer';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { errorText } from '@/lib/api-client';
@@ -94,27 +95,6 @@ function UserFields({
   );
 }
 
-function FormButtons({
-  label,
-  busy,
-  onClose,
-}: {
-  label: string;
-  busy: boolean;
-  onClose: () => void;
-}) {
-  return (
-    <div className="flex justify-end gap-2">
-      <Button variant="secondary" onClick={onClose}>
-        Cancel
-      </Button>
-      <Button type="submit" disabled={busy}>
-        {label}
-      </Button>
-    </div>
-  );
-}
-
 /** "Add user": the form, then the one-time password, shown this once. */
 export function AddUserDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateUser();
@@ -165,12 +145,7 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
         }}
       >
         <UserFields fields={fields} set={(n) => setFields({ ...fields, ...n })} withUsername />
-        {error !== null && (
-          <p role="alert" className="text-red-300">
-            {error}
-          </p>
-        )}
-        <FormButtons label="Add" busy={create.isPending} onClose={onClose} />
+        <FormFooter error={error} onCancel={onClose} submit="Add" pending={create.isPending} />
       </form>
     </Dialog>
   );
@@ -218,12 +193,7 @@ export function EditUserDialog({ user, onClose }: { user: ManagedUser; onClose: 
           set={(n) => setFields({ ...fields, ...n })}
           withUsername={false}
         />
-        {error !== null && (
-          <p role="alert" className="text-red-300">
-            {error}
-          </p>
-        )}
-        <FormButtons label="Save" busy={update.isPending} onClose={onClose} />
+        <FormFooter error={error} onCancel={onClose} submit="Save" pending={update.isPending} />
       </form>
     </Dialog>
   );
