@@ -107,13 +107,12 @@ function swaggerOptions(version: string): SwaggerOptions {
             type: 'apiKey',
             in: 'cookie',
             name: SESSION_COOKIE,
-            description: 'The signed-in session: a browser sends its own cookie, leave it empty',
+            description: 'The signed-in session; the browser sends its cookie',
           },
           apiKey: {
             type: 'http',
             scheme: 'bearer',
-            description:
-              'An API key (Settings → API Keys), within its scope; to try a call as the signed-in user instead, choose the session',
+            description: 'An API key (Settings → API Keys), or pick session',
           },
         },
       },
