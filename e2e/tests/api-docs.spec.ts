@@ -37,9 +37,10 @@ test.describe('API reference', () => {
       timeout: 30_000,
     });
     await expect(page.getByText('Live channel').first()).toBeVisible();
-    // The authentication panel opens on the API key, empty, rather than the cookie.
-    await expect(page.getByText('Bearer Token:').first()).toBeVisible();
-    await expect(page.locator('input[placeholder="Token"]').first()).toHaveValue('');
+    // The authentication panel opens on the reader's own session (the browser sends its
+    // cookie, so "Try it" works), with no made-up secret shown anywhere.
+    await expect(page.getByText('berth_session').first()).toBeVisible();
+    await expect(page.getByText(/QUxMIFlPVVIg/)).toHaveCount(0);
     // The hosts group, opened from the sidebar, lists its operations with their permission.
     await page.getByRole('button', { name: 'Open Group - hosts' }).click();
     await page.getByRole('link', { name: /^\/api\/hosts\/\{id\} HTTP Method: GET/ }).click();

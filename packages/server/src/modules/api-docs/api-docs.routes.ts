@@ -25,7 +25,9 @@ const SCALAR_CONFIGURATION = {
   hideClientButton: false,
   documentDownloadType: 'json',
   authentication: {
-    preferredSecurityScheme: 'apiKey',
+    // The signed-in reader's own cookie: "Try it" works at once. An empty bearer key preferred
+    // instead would be sent as a bad key, refused and counted against the address.
+    preferredSecurityScheme: 'session',
     securitySchemes: { apiKey: { token: '' }, session: { value: '' } },
   },
 };

@@ -149,6 +149,6 @@ describe('GET /api/openapi.json and /api/docs', () => {
     // The key fields open empty, on the bearer key: no made-up secret as the cookie's.
     expect(plain.body).toContain('placeholder:``');
     expect(plain.body).not.toContain('QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT');
-    expect(page.body).toContain('&quot;preferredSecurityScheme&quot;:&quot;apiKey&quot;');
+    expect(page.body).toContain('&quot;preferredSecurityScheme&quot;:&quot;session&quot;');
   });
 });
