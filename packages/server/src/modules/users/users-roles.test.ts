@@ -2,7 +2,7 @@ import { USER_ROLES, type UserRole } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { permissionOf, type Permission } from '../auth/index.js';
-import { userSignedIn } from './users-test-helpers.js';
+import { userSignedIn } from '../../test/users.js';
 
 /**
  * Every /api route (read from app.routeTable, so a new route is covered without editing this

@@ -2,7 +2,7 @@ import type { CreatedApiKey, CreatedUser, ManagedUser, UsersResponse } from '@be
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { socketTo, opened } from '../../test/live-client.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
-import { USER_PASSWORD, userSignedIn } from './users-test-helpers.js';
+import { USER_PASSWORD, userSignedIn } from '../../test/users.js';
 
 let t: TestApp;
 let admin: string;

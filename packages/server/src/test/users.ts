@@ -1,6 +1,6 @@
 import type { CreatedUser, UserRole } from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
-import { sessionCookieOf } from '../../test/test-app.js';
+import { sessionCookieOf } from './test-app.js';
 
 export const USER_PASSWORD = 'user-pass-123';
 
