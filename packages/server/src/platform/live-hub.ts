@@ -36,7 +36,14 @@ export class LiveHub {
   }
 
   publish(message: LiveMessage): void {
-    for (const tap of this.taps) tap(message);
+    // A failing server-side listener must not keep the message from browsers.
+    for (const tap of this.taps) {
+      try {
+        tap(message);
+      } catch (err) {
+        this.log.error({ err }, 'live message listener failed');
+      }
+    }
     if (this.clients.size === 0) return;
     const payload = JSON.stringify(message);
     for (const client of this.clients) this.sendRaw(client, payload);

@@ -23,7 +23,7 @@ export const containerBase = (prefix: string, hostId: string, name: string) =>
   `${prefix}/container/${level(hostId)}/${level(name)}`;
 export const containerStateTopic = (prefix: string, hostId: string, name: string) =>
   `${containerBase(prefix, hostId, name)}/state`;
-/** What Berth subscribes to for commands: any container of any host. */
+/** What Berth subscribes to for commands: every container of every host. */
 export const commandFilter = (prefix: string) => `${prefix}/container/+/+/command`;
 
 /** A container's retained state. CPU in percent (0.1), memory in bytes (whole MiB). */
@@ -52,7 +52,7 @@ export const roundMemory = (v: number | null | undefined): number | null =>
   v === null || v === undefined ? null : Math.round(v / MIB) * MIB;
 
 /**
- * Whether `next` is worth publishing over `last`: any change of state, health, image or
+ * Whether `next` is worth publishing over `last`: a change of state, health, image or
  * update, or CPU moving by half a point, or memory by more than a MiB. Smaller moves of the
  * figures wait for `staleMs` (the caller decides) so a retained value never lags for long.
  */
