@@ -15,6 +15,8 @@ export const userSchema = lazySchema(() =>
     is_first_login: z.boolean(),
     /** Added for multi-user Berth: what the user may do (clients that predate it ignore it). */
     role: userRoleSchema,
+    /** Added with host scopes: the host tags the user is limited to; empty for every host. */
+    host_tags: z.array(z.string()),
   }),
 );
 export type User = z.infer<typeof userSchema>;
@@ -23,6 +25,12 @@ export const loginRequestSchema = lazySchema(() =>
   z.strictObject({
     username: z.string().trim().min(1, 'Required').max(100),
     password: z.string().min(1, 'Required').max(1024),
+    /**
+     * Optional, for users with two-factor sign-in: a current authenticator code or a recovery
+     * code. Without it such a user's right password answers 401 with `code:
+     * "second_factor_required"`; clients that predate it never send it.
+     */
+    second_factor_code: z.string().trim().min(1, 'Required').max(64).optional(),
   }),
 );
 export type LoginRequest = z.infer<typeof loginRequestSchema>;

@@ -33,6 +33,8 @@ export interface UsersTable {
   /** 1: signed out everywhere and refused at sign-in, keys included. */
   disabled: Generated<number>;
   email: string | null;
+  /** JSON array of host tags the user is limited to; empty: every host. */
+  host_tags: Generated<string>;
 }
 
 export interface SessionsTable {
@@ -42,6 +44,12 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** What the sessions list names it by; the token hash never leaves the server. */
+  public_id: string | null;
+  address: string | null;
+  user_agent: string | null;
+  /** password | sso */
+  auth_method: Generated<string>;
 }
 
 export interface SettingsTable {

@@ -96,8 +96,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      if (error instanceof HttpError) reply.headers(error.headers);
-      return reply.code(status).send({ detail: fieldDetail(clientMessage(error)) });
+      const detail = fieldDetail(clientMessage(error));
+      if (error instanceof HttpError) {
+        reply.headers(error.headers);
+        if (error.code !== undefined) return reply.code(status).send({ detail, code: error.code });
+      }
+      return reply.code(status).send({ detail });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ detail: 'Internal server error' });

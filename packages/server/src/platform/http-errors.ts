@@ -5,6 +5,8 @@ export class HttpError extends Error {
     message: string,
     /** Headers the answer carries besides the body (Retry-After on a 429). */
     readonly headers: Readonly<Record<string, string>> = {},
+    /** A machine-readable reason beside `detail`, for clients that act on it (additive field). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'HttpError';

@@ -18,6 +18,7 @@ import * as m0017 from './0017-agent-connections.js';
 import * as m0018 from './0018-api-keys.js';
 import * as m0019 from './0019-audit-log.js';
 import * as m0020 from './0020-user-roles.js';
+import * as m0021 from './0021-sessions-and-scopes.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0018-api-keys': m0018,
   '0019-audit-log': m0019,
   '0020-user-roles': m0020,
+  '0021-sessions-and-scopes': m0021,
 };

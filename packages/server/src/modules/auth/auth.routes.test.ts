@@ -33,7 +33,14 @@ describe('sign-in', () => {
     const res = await post('/api/v2/auth/login', TEST_ADMIN);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      user: { id: 1, username: 'admin', display_name: null, is_first_login: true, role: 'admin' },
+      user: {
+        id: 1,
+        username: 'admin',
+        display_name: null,
+        is_first_login: true,
+        role: 'admin',
+        host_tags: [],
+      },
     });
     const cookie = res.cookies.find((c) => c.name === 'berth_session');
     expect(cookie?.httpOnly).toBe(true);
@@ -225,7 +232,14 @@ describe('password and profile', () => {
       cookie,
     );
     expect(ok.json()).toEqual({
-      user: { id: 1, username: 'root', display_name: 'Ops', is_first_login: false, role: 'admin' },
+      user: {
+        id: 1,
+        username: 'root',
+        display_name: 'Ops',
+        is_first_login: false,
+        role: 'admin',
+        host_tags: [],
+      },
     });
   });
 

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE, sessionOf } from './auth.guard.js';
-import { SESSION_MAX_AGE_MS, type AuthService } from './auth.service.js';
+import { SESSION_MAX_AGE_MS, type AuthService, type ClientInfo } from './auth.service.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -30,6 +30,12 @@ function cookieOptions(request: FastifyRequest, secureCookies: boolean) {
   };
 }
 
+/** Where a request comes from, as sessions keep it. */
+export function clientOf(request: FastifyRequest): ClientInfo {
+  const agent = request.headers['user-agent'];
+  return { address: request.ip, userAgent: typeof agent === 'string' ? agent : null };
+}
+
 /** POST /v2/auth/login: the only auth route reachable without a session. */
 export function publicAuthRoutes(app: FastifyInstance, opts: AuthRoutesOptions): void {
   app
@@ -41,7 +47,8 @@ export function publicAuthRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
         const { user, token } = await opts.auth.login(
           request.body.username,
           request.body.password,
-          request.ip,
+          clientOf(request),
+          request.body.second_factor_code,
         );
         void reply.setCookie(SESSION_COOKIE, token, {
           ...cookieOptions(request, opts.secureCookies),

@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { USER_ROLES, type User, type UserRole } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { badRequest, tooManyRequests, unauthorized } from '../../platform/http-errors.js';
+import {
+  badRequest,
+  HttpError,
+  tooManyRequests,
+  unauthorized,
+} from '../../platform/http-errors.js';
 import type { AuthStore, UserRow } from './auth.store.js';
 import { LoginThrottle } from './login-throttle.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
@@ -20,6 +25,31 @@ export interface AuthServiceOptions {
   passwordThrottle?: LoginThrottle;
   now?: () => number;
 }
+
+/** Where a sign-in comes from: what the sessions list shows and the audit log keeps. */
+export interface ClientInfo {
+  address: string;
+  userAgent: string | null;
+}
+
+/** How a session was opened. */
+export type SignInMethod = 'password' | 'sso';
+
+/** What a second factor says of a password sign-in. */
+export type SecondFactorVerdict = 'ok' | 'missing' | 'wrong';
+
+/**
+ * Checks other modules add to password sign-in, after the password proved right. Kept as
+ * ports so auth depends on neither single sign-on nor two-factor.
+ */
+export interface SignInChecks {
+  /** Throws (403 with its reason) when password sign-in is off for this user. */
+  passwordSignIn?(user: User): Promise<void>;
+  /** The user's second factor against the code sent with the password, if any. */
+  secondFactor?(user: User, code: string | undefined): Promise<SecondFactorVerdict>;
+}
+
+export const SECOND_FACTOR_REQUIRED = 'second_factor_required';
 
 export interface SessionContext {
   user: User;
@@ -41,6 +71,7 @@ export function toUserResponse(row: Omit<UserRow, 'password_hash' | 'disabled'>)
     display_name: row.display_name,
     is_first_login: row.is_first_login === 1,
     role: roleOf(row.role),
+    host_tags: JSON.parse(row.host_tags) as string[],
   };
 }
 
@@ -50,6 +81,7 @@ export class AuthService {
   /** Wrong current passwords, per user and address: a stolen session cannot guess at speed. */
   private readonly passwordThrottle: LoginThrottle;
   private readonly now: () => number;
+  private checks: SignInChecks = {};
 
   constructor(
     private readonly store: AuthStore,
@@ -84,13 +116,24 @@ export class AuthService {
     }
   }
 
-  /** Verifies credentials and opens a session; returns the cookie token. */
+  /** Adds the checks single sign-on and two-factor make on password sign-in. */
+  useSignInChecks(checks: SignInChecks): void {
+    this.checks = { ...this.checks, ...checks };
+  }
+
+  /**
+   * Verifies credentials (and the second factor when the user has one) and opens a session;
+   * returns the cookie token. A right password without a needed code answers 401 with
+   * `code: second_factor_required`, and does not count against the sign-in limits; a wrong
+   * code counts like a wrong password.
+   */
   async login(
     username: string,
     password: string,
-    address: string,
+    client: ClientInfo,
+    secondFactorCode?: string,
   ): Promise<{ user: User; token: string }> {
-    const attempt = this.loginThrottle.begin(address, username);
+    const attempt = this.loginThrottle.begin(client.address, username);
     if (attempt === null) throw tooManyRequests(LOGIN_LIMITED);
     await attempt.wait();
     const row = await this.store.findUserByName(username);
@@ -99,16 +142,32 @@ export class AuthService {
     if (row === undefined || !valid) throw unauthorized('Invalid username or password');
     // Said only to whoever knows the password: it tells them to ask an admin.
     if (row.disabled === 1) throw unauthorized('This account is disabled');
+    const user = toUserResponse(row);
+    await this.checks.passwordSignIn?.(user);
+    const factor = (await this.checks.secondFactor?.(user, secondFactorCode)) ?? 'ok';
+    if (factor === 'missing') {
+      attempt.abandoned();
+      throw new HttpError(401, 'Two-factor code required', {}, SECOND_FACTOR_REQUIRED);
+    }
+    if (factor === 'wrong') throw unauthorized('Invalid two-factor code');
     attempt.succeeded();
+    return { user, token: await this.openSession(row.id, client, 'password') };
+  }
+
+  /** Opens a session for a user who proved who they are; returns the cookie token. */
+  async openSession(userId: number, client: ClientInfo, method: SignInMethod): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     await this.store.insertSession({
       token_hash: hashToken(token),
-      user_id: row.id,
+      user_id: userId,
       now: iso(now),
       expires_at: iso(now + SESSION_IDLE_MS),
+      address: client.address,
+      user_agent: client.userAgent,
+      method,
     });
-    return { user: toUserResponse(row), token };
+    return token;
   }
 
   /** The session behind a cookie token, or null when it is unknown or expired. */

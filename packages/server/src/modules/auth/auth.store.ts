@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 
 export interface UserRow {
@@ -8,6 +9,8 @@ export interface UserRow {
   is_first_login: number;
   role: string;
   disabled: number;
+  /** JSON array of host tags. */
+  host_tags: string;
 }
 
 const userColumns = [
@@ -18,6 +21,7 @@ const userColumns = [
   'is_first_login',
   'role',
   'disabled',
+  'host_tags',
 ] as const;
 
 /** Queries on users and sessions. */
@@ -89,15 +93,28 @@ export function createAuthStore(db: Db) {
         .where('id', '=', id)
         .execute(),
 
-    insertSession: (s: { token_hash: string; user_id: number; now: string; expires_at: string }) =>
+    insertSession: (s: {
+      token_hash: string;
+      user_id: number;
+      now: string;
+      expires_at: string;
+      address: string;
+      user_agent: string | null;
+      method: string;
+    }) =>
       db
         .insertInto('sessions')
         .values({
           token_hash: s.token_hash,
+          public_id: randomBytes(8).toString('hex'),
           user_id: s.user_id,
           created_at: s.now,
           last_seen_at: s.now,
           expires_at: s.expires_at,
+          address: s.address,
+          // A header of any length is the caller's to send; what is kept is capped.
+          user_agent: s.user_agent?.slice(0, 300) ?? null,
+          auth_method: s.method,
         })
         .execute(),
 

@@ -9,7 +9,18 @@ export {
   type Principal,
 } from './auth.guard.js';
 export { protectedAuthRoutes, publicAuthRoutes } from './auth.routes.js';
-export { AuthService, roleOf, toUserResponse, type SessionContext } from './auth.service.js';
+export {
+  AuthService,
+  roleOf,
+  SECOND_FACTOR_REQUIRED,
+  toUserResponse,
+  type ClientInfo,
+  type SecondFactorVerdict,
+  type SessionContext,
+  type SignInChecks,
+  type SignInMethod,
+} from './auth.service.js';
+export { hostScopeOf, scopeReaches, type HostScope } from './host-scope.js';
 export { hashPassword } from './password.js';
 export { createAuthStore } from './auth.store.js';
 export { resetPassword, type PasswordReset } from './password-reset.js';

@@ -11,6 +11,8 @@ import { createAuthStore } from './auth.store.js';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle } from './login-throttle.js';
 import * as password from './password.js';
 
+const at = (address: string) => ({ address, userAgent: null });
+
 // Every password check in the app goes through this spy, so a test can count them.
 vi.mock('./password.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('./password.js')>();
@@ -63,7 +65,7 @@ describe('login throttle', () => {
   it('reserves attempts before the password check in a burst on one username', async () => {
     const { auth, waits } = serviceWithRecordedWaits();
     const burst = Array.from({ length: 100 }, () =>
-      statusOf(auth.login('admin', 'wrong-wrong', '192.0.2.1')),
+      statusOf(auth.login('admin', 'wrong-wrong', at('192.0.2.1'))),
     );
     const statuses = await Promise.all(burst);
     expect(verifyCalls()).toBe(DEFAULT_LOGIN_LIMITS.perAddress);
@@ -76,14 +78,14 @@ describe('login throttle', () => {
   it("lets the owner sign in from a clean address after a stranger's 50 failures", async () => {
     const { auth, waits } = serviceWithRecordedWaits();
     for (let i = 0; i < 50; i++) {
-      expect(await statusOf(auth.login('admin', 'wrong-wrong', `203.0.113.${i % 3}`))).not.toBe(
+      expect(await statusOf(auth.login('admin', 'wrong-wrong', at(`203.0.113.${i % 3}`)))).not.toBe(
         200,
       );
     }
-    expect(await statusOf(auth.login('admin', TEST_ADMIN.password, '198.51.100.7'))).toBe(200);
+    expect(await statusOf(auth.login('admin', TEST_ADMIN.password, at('198.51.100.7')))).toBe(200);
     expect(waits.at(-1)).toBeLessThanOrEqual(DEFAULT_LOGIN_LIMITS.maxDelayMs);
     // A success clears the username's slowdown.
-    expect(await statusOf(auth.login('admin', TEST_ADMIN.password, '198.51.100.7'))).toBe(200);
+    expect(await statusOf(auth.login('admin', TEST_ADMIN.password, at('198.51.100.7')))).toBe(200);
     expect(waits.at(-1)).toBeLessThanOrEqual(DEFAULT_LOGIN_LIMITS.maxDelayMs);
   });
 
@@ -117,6 +119,7 @@ describe('change-password throttle', () => {
         display_name: null,
         is_first_login: false,
         role: 'admin' as const,
+        host_tags: [],
       },
       tokenHash: 'x',
     };

@@ -24,6 +24,12 @@ export interface LoginAttempt {
   /** Resolves once this attempt may check the password (the username's growing delay). */
   wait(): Promise<void>;
   succeeded(): void;
+  /**
+   * Neither a success nor a failure: the password was right but a second factor is still due.
+   * It must not count (the web asks for the code in a second request), nor reset the
+   * username's failures (or a caller could alternate it with wrong codes to guess at speed).
+   */
+  abandoned(): void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -59,6 +65,10 @@ export class LoginThrottle {
       succeeded: () => {
         this.attempts.release(aKey, at);
         this.attempts.forget(uKey);
+      },
+      abandoned: () => {
+        this.attempts.release(aKey, at);
+        this.attempts.release(uKey, at);
       },
     };
   }
