@@ -99,7 +99,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const detail = fieldDetail(clientMessage(error));
       if (error instanceof HttpError) {
         reply.headers(error.headers);
-        if (error.code !== undefined) return reply.code(status).send({ detail, code: error.code });
+        const code = error.clientCode;
+        if (code !== undefined) return reply.code(status).send({ detail, code });
       }
       return reply.code(status).send({ detail });
     }

@@ -6,7 +6,7 @@ export class HttpError extends Error {
     /** Headers the answer carries besides the body (Retry-After on a 429). */
     readonly headers: Readonly<Record<string, string>> = {},
     /** A machine-readable reason beside `detail`, for clients that act on it (additive field). */
-    readonly code?: string,
+    readonly clientCode?: string,
   ) {
     super(message);
     this.name = 'HttpError';
