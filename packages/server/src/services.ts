@@ -29,6 +29,7 @@ import {
 import {
   createHostsStore,
   HostsService,
+  HostTagIndex,
   registeredHost,
   type ProbeEngine,
 } from './modules/hosts/index.js';
@@ -65,6 +66,7 @@ export interface AppServices {
   preferences: PreferencesService;
   events: EventsService;
   hosts: HostsService;
+  hostTags: HostTagIndex;
   agents: AgentsService;
   /** Every connected agent's tunnel, by agent id. */
   agentTunnels: AgentTunnels;
@@ -139,6 +141,8 @@ export async function createServices(
   const containerSettings = new ContainerSettings(createContainerSettingsStore(db));
   await containerSettings.load();
   hosts.on('hostRemoved', ({ host }) => containerSettings.forgetHost(host.id));
+  // Which hosts a scoped user reaches: every host's tags, current with each change.
+  const hostTags = new HostTagIndex((await hosts.list()).map(registeredHost), hosts);
   // Work next to an agent host's engine runs on its agent when it can (decision 023).
   const agentWork = new AgentWork(agentTunnels);
   const monitor = new MonitorService({
@@ -302,6 +306,7 @@ export async function createServices(
     preferences: new PreferencesService(createPreferencesStore(db)),
     events,
     hosts,
+    hostTags,
     alerts,
     notifications,
     updates,

@@ -3,6 +3,7 @@ export { HostsService, type EngineTarget, type ProbeEngine } from './hosts.servi
 export { createHostsStore, type HostRow } from './hosts.store.js';
 export { registerLocalSocketOnce } from './local-socket.js';
 export { registeredHost } from './host-events.js';
+export { HostTagIndex } from './host-tag-index.js';
 export type {
   HostEvent,
   HostEventMap,
