@@ -46,10 +46,22 @@ export const SETTINGS_TABS = [
     empty: 'API keys for scripts and other tools will be managed here.',
   },
   {
+    id: 'security',
+    permission: 'account',
+    label: 'Security',
+    empty: 'Two-factor sign-in and your sessions will be managed here.',
+  },
+  {
     id: 'users',
     permission: 'admin',
     label: 'Users',
     empty: 'Users and their roles will be managed here.',
+  },
+  {
+    id: 'authentication',
+    permission: 'admin',
+    label: 'Authentication',
+    empty: 'Single sign-on and two-factor requirements will be set here.',
   },
   {
     id: 'system',
