@@ -35,7 +35,9 @@ test.describe('settings screen', () => {
       'Container Updates',
       'Integrations',
       'API Keys',
+      'Security',
       'Users',
+      'Authentication',
       'System',
     ]);
     await expect(page.getByRole('tab', { name: 'System' })).toHaveAttribute(

@@ -58,7 +58,7 @@ test('an admin adds an operator who can act, and a viewer who can only look', as
 
   const operator = await signInAs(browser, readyServer.url, 'olivia', password);
   await operator.page.goto('/settings');
-  await expect(operator.page.getByRole('tab')).toHaveText(['Dashboard', 'API Keys']);
+  await expect(operator.page.getByRole('tab')).toHaveText(['Dashboard', 'API Keys', 'Security']);
   await operator.page.goto('/containers');
   await expect(restartOf(operator.page, name)).toBeEnabled({ timeout: 15_000 });
   await restartOf(operator.page, name).click();
