@@ -17,6 +17,7 @@ export * from './integrations.js';
 export * from './live.js';
 export * from './notifications.js';
 export * from './preferences.js';
+export * from './sessions.js';
 export * from './settings.js';
 export * from './updates.js';
 export * from './users.js';

@@ -71,6 +71,8 @@ export const writableSettingsShape = lazySchema(() => ({
   skip_compose_containers: z.boolean(),
   health_check_timeout_seconds: bounded('health_check_timeout_seconds'),
   dismissed_dockmon_update_version: z.string().max(50).nullable(),
+  /** Whether viewers may read container logs (logs can hold secrets; off until an admin allows). */
+  viewer_logs: z.boolean(),
 }));
 
 export const globalSettingsSchema = lazySchema(() =>
@@ -118,6 +120,7 @@ export const DEFAULT_SETTINGS: WritableSettings = {
   skip_compose_containers: true,
   health_check_timeout_seconds: 120,
   dismissed_dockmon_update_version: null,
+  viewer_logs: false,
 };
 
 /** A release as Berth's release feed (BERTH_RELEASE_FEED_URL) announces it. */

@@ -25,6 +25,7 @@ import {
   publicAuthRoutes,
   registerRoutePermissions,
   SESSION_COOKIE,
+  sessionsRoutes,
 } from './modules/auth/index.js';
 import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
 import { systemRoutes } from './modules/system/index.js';
@@ -117,7 +118,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     await registerLocalSocketOnce(db, services.hosts, services.probe, config.localSocket, app.log);
   }
 
-  const guard = createAuthGuard(services.auth, services.apiKeys);
+  const guard = createAuthGuard(services.auth, services.apiKeys, {
+    viewerLogs: () => services.settings.get().viewer_logs,
+  });
   const authOptions = { auth: services.auth, secureCookies: config.secureCookies };
   await app.register(
     async (api) => {
@@ -134,6 +137,10 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         protectedAuthRoutes(signedIn, {
           ...authOptions,
           onSessionEnded: (tokenHash) => services.hub.closeSession(tokenHash),
+        });
+        sessionsRoutes(signedIn, {
+          sessions: services.sessions,
+          secureCookies: config.secureCookies,
         });
         apiKeysRoutes(signedIn, services);
         apiDocsRoutes(signedIn, openApi);

@@ -6,7 +6,7 @@ import { AgentsService, createAgentsStore } from './modules/agents/index.js';
 import { ApiKeysService, createApiKeysStore } from './modules/api-keys/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuditService, createAuditStore } from './modules/audit/index.js';
-import { AuthService, createAuthStore } from './modules/auth/index.js';
+import { AuthService, createAuthStore, SessionsService } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
   ContainerSettings,
@@ -58,6 +58,8 @@ export interface AppServices {
   db: Db;
   hub: LiveHub;
   auth: AuthService;
+  /** Every user's sessions: their own list, an admin's view of all, ending them. */
+  sessions: SessionsService;
   apiKeys: ApiKeysService;
   users: UsersService;
   /** The append-only audit log of changes and sign-ins. */
@@ -162,11 +164,18 @@ export async function createServices(
       return async (targets) => samplesFromAgent(await agentWork.containerStats(agentId, targets));
     },
   });
+  const authStore = createAuthStore(db);
   const audit = new AuditService({
     store: createAuditStore(db),
     names: {
       hostName: (hostId) => monitor.host(hostId)?.name,
       containerName: (hostId, containerId) => monitor.container(hostId, containerId)?.name,
+      // Users and sessions by name: read once per change to them, off every other path.
+      targetName: async (collection, id) => {
+        if (collection === 'sessions') return sessions.describe(id);
+        const user = await authStore.findUserById(Number(id));
+        return user === undefined ? null : `user ${user.username}`;
+      },
     },
     log,
   });
@@ -267,7 +276,10 @@ export async function createServices(
     tapLive: (listener) => hub.tap(listener),
     log,
   });
-  const auth = new AuthService(createAuthStore(db), log);
+  const auth = new AuthService(authStore, log);
+  const sessions = new SessionsService(authStore, {
+    closeSession: (tokenHash, reason) => hub.closeSession(tokenHash, reason),
+  });
   const apiKeys = new ApiKeysService(createApiKeysStore(db), {
     userById: (id) => auth.user(id),
     recordEvent: (event) => events.record(event),
@@ -297,6 +309,7 @@ export async function createServices(
     agents,
     agentTunnels,
     auth,
+    sessions,
     apiKeys,
     users: new UsersService(createUsersStore(db), {
       closeSession: (tokenHash) => hub.closeSession(tokenHash, 'Signed out by an admin'),

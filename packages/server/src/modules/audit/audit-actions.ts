@@ -14,6 +14,8 @@ export function auditAction(
   params: Record<string, string>,
 ): string {
   if (pattern === undefined) return method;
+  const named = NAMED_ACTIONS[`${method} ${pattern}`];
+  if (named !== undefined) return named;
   const parts = pattern
     .replace(/^\/api\//, '')
     .replace(/^v2\//, '')
@@ -41,6 +43,33 @@ export function auditAction(
   return [...words, ...(verb === null ? [] : [verb])].join('.') || `${method} ${pattern}`;
 }
 
+/** Routes whose pattern does not read well as an action: sessions are signed out, not deleted. */
+const NAMED_ACTIONS: Record<string, string> = {
+  'DELETE /api/v2/auth/sessions/:id': 'session.sign-out',
+  'POST /api/v2/auth/sessions/end-others': 'session.sign-out-everywhere',
+  'DELETE /api/sessions/:id': 'session.end',
+};
+
+/** Records the log names by what they are called rather than their id (see AuditNames). */
+const NAMED_TARGETS = new Set(['users', 'sessions']);
+
+/** The first id in the path that names a user or a session, as `{ collection, id }`. */
+export function namedTarget(
+  pattern: string | undefined,
+  params: Record<string, unknown>,
+): { collection: string; id: string } | null {
+  const parts = (pattern ?? '').split('/');
+  for (const [i, part] of parts.entries()) {
+    const collection = parts[i - 1];
+    const value = params[part.slice(1)];
+    if (!part.startsWith(':') || collection === undefined || !NAMED_TARGETS.has(collection))
+      continue;
+    if (typeof value === 'string' || typeof value === 'number')
+      return { collection, id: String(value) };
+  }
+  return null;
+}
+
 /** POSTs to these make a record; other POSTs to a fixed segment are actions of their own. */
 const COLLECTIONS = new Set([
   'hosts',
@@ -52,6 +81,7 @@ const COLLECTIONS = new Set([
   'batch',
   'enrollment-tokens',
   'annotations',
+  'users',
 ]);
 /** Fixed last segments that already say what a PUT or PATCH does. */
 const VERBS = new Set(['toggle']);
@@ -108,7 +138,7 @@ export function createdTarget(
   const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
   if (typeof text !== 'string' || text.length > CREATED_READ_MAX || !text.startsWith('{'))
     return named;
-  let body: { id?: unknown; name?: unknown; host_id?: unknown };
+  let body: { id?: unknown; name?: unknown; host_id?: unknown; user?: { username?: unknown } };
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
@@ -117,6 +147,10 @@ export function createdTarget(
   const id = typeof body.id === 'string' || typeof body.id === 'number' ? String(body.id) : null;
   const name = typeof body.name === 'string' ? body.name.slice(0, CREATED_CAP) : null;
   const collection = (pattern ?? '').split('/').at(-1) ?? '';
+  // A new user answers `{ user, password }`: named by its username, the password never read.
+  const username = body.user?.username;
+  if (collection === 'users' && typeof username === 'string')
+    return { ...named, target: `user ${username.slice(0, CREATED_CAP)}` };
   if (collection === 'hosts' && id !== null)
     return {
       ...named,

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { auditAction, auditTarget, createdTarget, type AuditTarget } from './audit-actions.js';
+import {
+  auditAction,
+  auditTarget,
+  createdTarget,
+  namedTarget,
+  type AuditTarget,
+} from './audit-actions.js';
 import type { AuditService } from './audit.service.js';
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -45,8 +51,24 @@ export function auditRequests(app: FastifyInstance, audit: AuditService): void {
   };
 
   app.addHook('preHandler', (request, _reply, done) => {
-    if (CHANGES.has(request.method)) targetOf(request);
-    done();
+    if (!CHANGES.has(request.method)) {
+      done();
+      return;
+    }
+    const entry = targetOf(request);
+    const named = namedTarget(request.routeOptions.url, paramsOf(request));
+    if (named === null || names.targetName === undefined) {
+      done();
+      return;
+    }
+    // Read before the handler runs: a deleted user still has its name in the row.
+    names.targetName(named.collection, named.id).then(
+      (name) => {
+        if (name !== null) entry.target = name;
+        done();
+      },
+      () => done(),
+    );
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -12,6 +12,11 @@ export type AuditRecord = Pick<NewAuditRow, 'actor' | 'action' | 'source'> &
 export interface AuditNames {
   hostName(hostId: string): string | undefined;
   containerName(hostId: string, containerId: string): string | undefined;
+  /**
+   * What the log calls a user or session the path names by id (`user alice` for `users 4`),
+   * read as the request arrives, before a deletion; null keeps the id.
+   */
+  targetName?(collection: string, id: string): Promise<string | null>;
 }
 
 export interface AuditDeps {

@@ -58,6 +58,22 @@ function checkRole(role: User['role'], permission: Permission, who: string): voi
   }
 }
 
+export const VIEWER_LOGS_OFF =
+  'Viewers cannot read container logs: an admin has not allowed it (Settings → System)';
+
+/** A viewer on a route that shows logs, while the setting keeps logs from viewers: 403. */
+function checkLogs(request: FastifyRequest, role: User['role'], viewerLogs: () => boolean) {
+  if (role === 'viewer' && request.routeOptions.config.showsLogs === true && !viewerLogs()) {
+    throw forbidden(VIEWER_LOGS_OFF);
+  }
+}
+
+export interface AuthGuardOptions {
+  now?: () => number;
+  /** Whether viewers may read container logs (the `viewer_logs` setting); false if absent. */
+  viewerLogs?: () => boolean;
+}
+
 /** Bad keys one address may send within the window before it is refused, as for sign-in. */
 export const BAD_KEYS_PER_ADDRESS = 20;
 const BAD_KEY_WINDOW_MS = 15 * 60 * 1000;
@@ -84,8 +100,13 @@ export function bearerOf(request: FastifyRequest): string | null {
  * first-login password change, except on routes that allow it. Runs before the body is read.
  * A request with a bearer key is judged by the key alone: a cookie beside it is ignored.
  */
-export function createAuthGuard(auth: AuthService, keys: ApiKeyAuthenticator, now = Date.now) {
-  const badKeys = new AttemptWindow(BAD_KEY_WINDOW_MS, now);
+export function createAuthGuard(
+  auth: AuthService,
+  keys: ApiKeyAuthenticator,
+  options: AuthGuardOptions = {},
+) {
+  const badKeys = new AttemptWindow(BAD_KEY_WINDOW_MS, options.now ?? Date.now);
+  const viewerLogs = options.viewerLogs ?? (() => false);
   return async function authGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const permission = request.routeOptions.config.permission;
     if (permission === undefined || permission === 'public') return;
@@ -104,6 +125,7 @@ export function createAuthGuard(auth: AuthService, keys: ApiKeyAuthenticator, no
       }
       // A key never does more than its owner may: its reach is its scope within the role.
       checkRole(user.role, permission, "The key owner's role");
+      checkLogs(request, user.role, viewerLogs);
       request.auth = { user, tokenHash: `api-key:${key.id}`, key };
       return;
     }
@@ -113,6 +135,7 @@ export function createAuthGuard(auth: AuthService, keys: ApiKeyAuthenticator, no
       throw forbidden('Password change required');
     }
     checkRole(session.user.role, permission, 'Your role');
+    checkLogs(request, session.user.role, viewerLogs);
     request.auth = { ...session, key: null };
   };
 

@@ -20,7 +20,7 @@ export interface AuthRoutesOptions {
 
 const COOKIE_MAX_AGE_S = SESSION_MAX_AGE_MS / 1000;
 
-function cookieOptions(request: FastifyRequest, secureCookies: boolean) {
+export function cookieOptions(request: FastifyRequest, secureCookies: boolean) {
   return {
     path: '/',
     httpOnly: true,

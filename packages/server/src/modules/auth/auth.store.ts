@@ -24,6 +24,18 @@ const userColumns = [
   'host_tags',
 ] as const;
 
+/** What a sessions list shows of a session (and its token hash, to mark the caller's own). */
+const sessionListColumns = [
+  'token_hash',
+  'public_id',
+  'user_id',
+  'created_at',
+  'last_seen_at',
+  'address',
+  'user_agent',
+  'auth_method',
+] as const;
+
 /** Queries on users and sessions. */
 export function createAuthStore(db: Db) {
   return {
@@ -145,6 +157,49 @@ export function createAuthStore(db: Db) {
           .returning('token_hash')
           .execute()
       ).map((row) => row.token_hash),
+
+    /** A user's sessions that have not expired, for their sessions list; newest use first. */
+    listSessionsOf: (userId: number, now: string) =>
+      db
+        .selectFrom('sessions')
+        .select(sessionListColumns)
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .where('public_id', 'is not', null)
+        .orderBy('last_seen_at', 'desc')
+        .execute(),
+
+    /** Every user's sessions that have not expired, with the username; newest use first. */
+    listAllSessions: (now: string) =>
+      db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select([...sessionListColumns.map((c) => `sessions.${c}` as const), 'users.username'])
+        .where('sessions.expires_at', '>', now)
+        .where('sessions.public_id', 'is not', null)
+        .orderBy('sessions.last_seen_at', 'desc')
+        .execute(),
+
+    /**
+     * Deletes the session with this public id (only the given user's when `userId` is set);
+     * returns its token hash so its sockets can be closed, or undefined when none matched.
+     */
+    deleteSessionByPublicId: async (publicId: string, userId: number | null) => {
+      let query = db.deleteFrom('sessions').where('public_id', '=', publicId);
+      if (userId !== null) query = query.where('user_id', '=', userId);
+      return (await query.returning('token_hash').executeTakeFirst())?.token_hash;
+    },
+
+    /** Who a session belongs to, by its public id (for the audit log's target). */
+    sessionOwner: async (publicId: string) =>
+      (
+        await db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select('users.username')
+          .where('sessions.public_id', '=', publicId)
+          .executeTakeFirst()
+      )?.username,
 
     /** Deletes at most `limit` expired sessions; answers how many went. */
     deleteExpiredSessions: async (now: string, limit: number): Promise<number> => {

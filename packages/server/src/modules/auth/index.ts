@@ -5,6 +5,8 @@ export {
   SESSION_COOKIE,
   sessionOf,
   type ApiKeyAuthenticator,
+  type AuthGuardOptions,
+  VIEWER_LOGS_OFF,
   type ApiKeyIdentity,
   type Principal,
 } from './auth.guard.js';
@@ -20,6 +22,8 @@ export {
   type SignInChecks,
   type SignInMethod,
 } from './auth.service.js';
+export { sessionsRoutes, type SessionsRoutesOptions } from './sessions.routes.js';
+export { SessionsService, type SessionsPorts } from './sessions.service.js';
 export { hostScopeOf, scopeReaches, type HostScope } from './host-scope.js';
 export { hashPassword } from './password.js';
 export { createAuthStore } from './auth.store.js';
@@ -30,5 +34,6 @@ export {
   roleAllows,
   scopeAllows,
   scopeNeeded,
+  showsLogs,
   type Permission,
 } from './permissions.js';

@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Filled from ROUTE_PERMISSIONS when the route is registered. */
     permission?: Permission;
+    /** Set on the routes of LOG_READS when they are registered. */
+    showsLogs?: boolean;
   }
 }
 
@@ -48,6 +50,10 @@ const ACCOUNT = [
   'POST /api/user/dismiss-dockmon-update',
   'POST /api/user/dismiss-update',
   'POST /api/upgrade-notice/dismiss',
+  // The caller's own sessions: list, end one, end all but this one.
+  'GET /api/v2/auth/sessions',
+  'DELETE /api/v2/auth/sessions/:id',
+  'POST /api/v2/auth/sessions/end-others',
 ];
 
 /**
@@ -63,7 +69,15 @@ const ADMIN = [
   'DELETE /api/users/:id',
   'POST /api/users/:id/reset-password',
   'POST /api/users/:id/end-sessions',
+  'GET /api/sessions',
+  'DELETE /api/sessions/:id',
 ];
+
+/**
+ * Reads that show container logs, which can hold secrets (tokens printed at start-up,
+ * connection strings): a viewer reaches them only while the `viewer_logs` setting allows it.
+ */
+const LOG_READS = ['GET /api/hosts/:hostId/containers/:containerId/logs'];
 
 const PUBLIC = [
   'GET /api/health',
@@ -86,6 +100,10 @@ export function permissionOf(method: string, url: string): Permission {
   if (ADMIN.includes(route)) return 'admin';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'admin';
 }
+
+/** Whether a route shows container logs (see LOG_READS). */
+export const showsLogs = (method: string, url: string): boolean =>
+  LOG_READS.includes(`${method === 'HEAD' ? 'GET' : method} ${url}`);
 
 const STRICTNESS: readonly Permission[] = ['public', 'read', 'operate', 'admin', 'account'];
 
@@ -127,6 +145,11 @@ export function registerRoutePermissions(app: FastifyInstance): void {
       .flat()
       .map((method) => permissionOf(method, route.url))
       .reduce((a, b) => (STRICTNESS.indexOf(b) > STRICTNESS.indexOf(a) ? b : a), 'public');
-    route.config = { ...route.config, permission: route.config?.permission ?? strictest };
+    const logs = [route.method].flat().some((method) => showsLogs(method, route.url));
+    route.config = {
+      ...route.config,
+      permission: route.config?.permission ?? strictest,
+      ...(logs ? { showsLogs: true } : {}),
+    };
   });
 }
