@@ -21,6 +21,7 @@ import { apiDocsRoutes, registerOpenApi } from './modules/api-docs/index.js';
 import {
   bearerOf,
   createAuthGuard,
+  hostScopeOf,
   protectedAuthRoutes,
   publicAuthRoutes,
   registerRoutePermissions,
@@ -187,22 +188,28 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       const session = await services.auth.authenticate(request.cookies[SESSION_COOKIE]);
       if (session === null) return { refused: 'Not authenticated' };
       if (session.user.is_first_login) return { refused: 'Password change required' };
-      return { sessionKey: session.tokenHash };
+      return {
+        sessionKey: session.tokenHash,
+        userId: session.user.id,
+        hostTags: hostScopeOf(session.user),
+      };
     },
     isSessionAlive: (tokenHash) => services.auth.isSessionAlive(tokenHash),
-    initialState: async (protocol) => {
+    initialState: async (client) => {
+      const hosts = await services.containerView.hosts(await services.hosts.list());
+      // The scope as it is now, after the wait: it may have changed meanwhile.
+      const { scope } = client;
+      const reached = <T>(items: T[], hostOf: (item: T) => string) =>
+        scope === null ? items : items.filter((item) => scope.reaches(hostOf(item)));
       const data = {
-        hosts: await services.containerView.hosts(await services.hosts.list()),
+        hosts: reached(hosts, (h) => h.id),
         blackout: { is_active: services.notifications.blackoutActive() },
       };
       // The spec's clients refresh their containers from it; Berth's browser has them already
       // from the full containers_update sent just before.
-      return protocol === LIVE_PROTOCOL_SPEC
-        ? {
-            type: 'initial_state',
-            data: { ...data, containers: services.containerView.listContainers() },
-          }
-        : { type: 'initial_state', data };
+      if (client.protocol !== LIVE_PROTOCOL_SPEC) return { type: 'initial_state', data };
+      const containers = reached(services.containerView.listContainers(), (c) => c.host_id);
+      return { type: 'initial_state', data: { ...data, containers } };
     },
     containersFull: (client) => services.containerView.containersFull(client),
   });

@@ -6,7 +6,12 @@ import { AgentsService, createAgentsStore } from './modules/agents/index.js';
 import { ApiKeysService, createApiKeysStore } from './modules/api-keys/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuditService, createAuditStore } from './modules/audit/index.js';
-import { AuthService, createAuthStore, SessionsService } from './modules/auth/index.js';
+import {
+  AuthService,
+  createAuthStore,
+  hostScopeOf,
+  SessionsService,
+} from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
   ContainerSettings,
@@ -145,6 +150,13 @@ export async function createServices(
   hosts.on('hostRemoved', ({ host }) => containerSettings.forgetHost(host.id));
   // Which hosts a scoped user reaches: every host's tags, current with each change.
   const hostTags = new HostTagIndex((await hosts.list()).map(registeredHost), hosts);
+  // Live messages about a host reach the sockets whose scope reaches it (decision 034); when a
+  // host's tags change or it goes, scoped sockets get their state again (after the index has it).
+  hub.useHostTags((hostId) => hostTags.tagsOf(hostId));
+  hosts.on('hostChanged', ({ host, previous }) => {
+    if (host.tags.join('\n') !== previous.tags.join('\n')) hub.reachChanged();
+  });
+  hosts.on('hostRemoved', () => hub.reachChanged());
   // Work next to an agent host's engine runs on its agent when it can (decision 023).
   const agentWork = new AgentWork(agentTunnels);
   const monitor = new MonitorService({
@@ -313,6 +325,10 @@ export async function createServices(
     apiKeys,
     users: new UsersService(createUsersStore(db), {
       closeSession: (tokenHash) => hub.closeSession(tokenHash, 'Signed out by an admin'),
+      userChanged: async (userId) => {
+        const user = await auth.user(userId);
+        hub.userChanged(userId, user === null ? 'gone' : hostScopeOf(user));
+      },
     }),
     audit,
     settings,

@@ -5,13 +5,12 @@ import {
   liveProtocolOf,
   type ClientLiveMessage,
   type LiveMessageOf,
-  type LiveProtocol,
   type SpecLiveMessage,
 } from '@berth/contracts';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
-import { POLICY_VIOLATION, type LiveClient, type LiveHub } from './live-hub.js';
+import { POLICY_VIOLATION, type HostTags, type LiveClient, type LiveHub } from './live-hub.js';
 
 const HEARTBEAT_MS = 30_000;
 /** How soon a socket notices that its session expired or was deleted. */
@@ -26,20 +25,29 @@ const LIVE_DEFLATE = { threshold: 1024, zlibDeflateOptions: { level: 1 } };
 
 export interface LiveChannelOptions {
   hub: LiveHub;
-  /** Resolves the signed-in session key of the upgrade request, or a reason to refuse. */
-  authorize: (request: FastifyRequest) => Promise<{ sessionKey: string } | { refused: string }>;
+  /**
+   * Resolves the signed-in session of the upgrade request (its key, user and the host tags
+   * that user reaches, null for every host), or a reason to refuse.
+   */
+  authorize: (
+    request: FastifyRequest,
+  ) => Promise<{ sessionKey: string; userId: number; hostTags: HostTags } | { refused: string }>;
   /** False once a session has expired or been deleted: its sockets are then closed. */
   isSessionAlive: (sessionKey: string) => Promise<boolean>;
-  /** The snapshot sent to a client right after it connects, in its protocol's shape. */
+  /**
+   * The snapshot sent to a client right after it connects, in its protocol's shape, of the
+   * hosts its scope reaches (read when the snapshot is made: the scope may change meanwhile).
+   */
   initialState: (
-    protocol: LiveProtocol,
+    client: Pick<LiveClient, 'protocol' | 'scope'>,
   ) => Promise<LiveMessageOf<'initial_state'> | SpecLiveMessage>;
   /**
    * The full containers_update in the client's form (protocol, with container sparklines or
-   * without): sent first on connect, and again when a client asks or starts showing sparklines.
+   * without) and scope: sent first on connect, and again when a client asks, starts showing
+   * sparklines or its scope changes.
    */
   containersFull: (
-    client: Pick<LiveClient, 'protocol' | 'containerSparklines'>,
+    client: Pick<LiveClient, 'protocol' | 'containerSparklines' | 'scope'>,
   ) => LiveMessageOf<'containers_update'> | SpecLiveMessage;
 }
 
@@ -66,9 +74,22 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
     });
   }, SESSION_CHECK_MS);
   sessionCheck.unref();
+  /** Full containers, then initial_state: on connect, and again when the client's reach changes. */
+  const sendState = async (client: LiveClient) => {
+    hub.sendTo(client.socket, opts.containersFull(client));
+    hub.sendTo(client.socket, await opts.initialState(client));
+  };
+  // A user's scope changed with its sockets open: they show the new scope at once, with no
+  // reconnect; the browser takes both messages as it does on connect.
+  const stopRescope = hub.onRescope((client) => {
+    sendState(client).catch((err: unknown) => {
+      app.log.warn({ err }, 'sending a live client its state in a new scope failed');
+    });
+  });
   app.addHook('onClose', () => {
     clearInterval(heartbeat);
     clearInterval(sessionCheck);
+    stopRescope();
   });
 
   const handler = async (socket: import('ws').WebSocket, request: FastifyRequest) => {
@@ -83,9 +104,11 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
     const client = hub.add(socket, verdict.sessionKey, {
       protocol,
       containerSparklines: protocol !== LIVE_PROTOCOL_DELTAS || query.data?.sparklines !== '0',
+      userId: verdict.userId,
+      hostTags: verdict.hostTags,
     });
-    // At once, before any await: no delta can reach this socket before its full state.
-    hub.sendTo(socket, opts.containersFull(client));
+    // The full state at once, before any await: no delta can reach this socket before it.
+    const state = sendState(client);
     socket.on('message', (raw: RawData) => {
       const message = clientMessage(raw);
       if (message?.type === 'ping') hub.sendTo(socket, { type: 'pong' });
@@ -101,7 +124,7 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
         if (message.shown && !wasShown) hub.sendTo(socket, opts.containersFull(client));
       }
     });
-    hub.sendTo(socket, await opts.initialState(protocol));
+    await state;
   };
   app.get('/ws', { websocket: true }, handler);
   app.get('/ws/', { websocket: true }, handler);

@@ -1,6 +1,7 @@
 import type { LiveMessage, LiveProtocol, SpecLiveMessage } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import { audienceOf, liveScope, scopeGets, type LiveScope } from './live-scope.js';
 
 /** A browser connection: its socket, the session it was opened with, and what it shows. */
 export interface LiveClient {
@@ -11,7 +12,14 @@ export interface LiveClient {
   protocol: LiveProtocol;
   /** Whether it shows container sparklines now (protocol 2 leaves them out if not). */
   containerSparklines: boolean;
+  /** The signed-in user, whose changes of role, tags or state reach its open sockets. */
+  userId: number | null;
+  /** The hosts its user reaches; null for every host (docs/decisions/034). */
+  scope: LiveScope | null;
 }
+
+/** A client's host tags as its user has them: null for every host. */
+export type HostTags = ReadonlySet<string> | null;
 
 /** A slow browser that falls this far behind is dropped rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -28,6 +36,9 @@ export class LiveHub {
   private readonly connectionListeners = new Set<(count: number) => void>();
   /** Server-side listeners (MQTT's alert events): they hear every message, browsers or not. */
   private readonly taps = new Set<(message: LiveMessage) => void>();
+  /** Told when a client's reach changed: it needs its state again, in its new scope. */
+  private readonly rescopeListeners = new Set<(client: LiveClient) => void>();
+  private tagsOf: (hostId: string) => readonly string[] = () => [];
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
@@ -35,7 +46,22 @@ export class LiveHub {
     return this.clients.size;
   }
 
-  publish(message: LiveMessage): void {
+  /** Where the hub reads a host's tags to tell whether a scoped client reaches it. */
+  useHostTags(tagsOf: (hostId: string) => readonly string[]): void {
+    this.tagsOf = tagsOf;
+  }
+
+  /** The scope of clients with these tags (null: every host). */
+  scopeOf(tags: HostTags): LiveScope | null {
+    return tags === null ? null : liveScope(tags, (hostId) => this.tagsOf(hostId));
+  }
+
+  /**
+   * Sends a message to every client it concerns: one naming a host only to clients whose
+   * scope reaches it. `hostIds` names the hosts of a message that carries none itself (a
+   * batch job's summary); without them such a message goes to unscoped clients only.
+   */
+  publish(message: LiveMessage, hostIds?: readonly string[]): void {
     // A failing server-side listener must not keep the message from browsers.
     for (const tap of this.taps) {
       try {
@@ -46,23 +72,37 @@ export class LiveHub {
     }
     if (this.clients.size === 0) return;
     const payload = JSON.stringify(message);
-    for (const client of this.clients) this.sendRaw(client, payload);
+    const audience = hostIds ?? audienceOf(message);
+    // One verdict per scope, not per client; unscoped clients cost what they did.
+    const verdicts = new Map<string, boolean>();
+    for (const client of this.clients) {
+      const { scope } = client;
+      if (scope !== null) {
+        let gets = verdicts.get(scope.key);
+        if (gets === undefined) verdicts.set(scope.key, (gets = scopeGets(scope, audience)));
+        if (!gets) continue;
+      }
+      this.sendRaw(client, payload);
+    }
   }
 
   /**
    * Publishes a message that clients get in different forms (by protocol, with or without
-   * container sparklines): `formOf` names a client's form, `build` makes it. Each form is built
-   * and serialised once, and only if a client gets it.
+   * container sparklines) and scopes (the hosts its user reaches): `formOf` names a client's
+   * form, `build` makes it for a scope (null: every host). Each form of each scope is built and
+   * serialised once, and only if a client gets it.
    */
   publishByForm<F extends string>(
     formOf: (client: LiveClient) => F,
-    build: (form: F) => LiveMessage | SpecLiveMessage,
+    build: (form: F, scope: LiveScope | null) => LiveMessage | SpecLiveMessage,
   ): void {
-    const texts = new Map<F, string>();
+    const texts = new Map<string, string>();
     for (const client of this.clients) {
       const form = formOf(client);
-      let payload = texts.get(form);
-      if (payload === undefined) texts.set(form, (payload = JSON.stringify(build(form))));
+      const { scope } = client;
+      const key = scope === null ? form : `${form} ${scope.key}`;
+      let payload = texts.get(key);
+      if (payload === undefined) texts.set(key, (payload = JSON.stringify(build(form, scope))));
       this.sendRaw(client, payload);
     }
   }
@@ -81,9 +121,22 @@ export class LiveHub {
   add(
     socket: WebSocket,
     sessionKey: string,
-    options: { protocol: LiveProtocol; containerSparklines: boolean },
+    options: {
+      protocol: LiveProtocol;
+      containerSparklines: boolean;
+      userId?: number;
+      hostTags?: HostTags;
+    },
   ): LiveClient {
-    const client: LiveClient = { socket, sessionKey, alive: true, ...options };
+    const client: LiveClient = {
+      socket,
+      sessionKey,
+      alive: true,
+      protocol: options.protocol,
+      containerSparklines: options.containerSparklines,
+      userId: options.userId ?? null,
+      scope: this.scopeOf(options.hostTags ?? null),
+    };
     this.clients.add(client);
     socket.on('pong', () => (client.alive = true));
     socket.on('close', () => {
@@ -99,6 +152,41 @@ export class LiveHub {
     for (const client of this.clients) {
       if (client.sessionKey === sessionKey) client.socket.close(POLICY_VIOLATION, reason);
     }
+  }
+
+  /**
+   * A user's role, tags or state changed: its open sockets take the new scope at once (those
+   * whose reach changed are told to listeners, which send the state again), or close if the
+   * user is gone or disabled.
+   */
+  userChanged(userId: number, hostTags: HostTags | 'gone'): void {
+    for (const client of this.clients) {
+      if (client.userId !== userId) continue;
+      if (hostTags === 'gone') client.socket.close(POLICY_VIOLATION, 'Account disabled');
+      else this.rescope(client, this.scopeOf(hostTags));
+    }
+  }
+
+  /**
+   * Which hosts a tag set reaches changed (a host's tags changed, a host went): every scoped
+   * client gets its state again, as its deltas no longer follow from what it holds.
+   */
+  reachChanged(): void {
+    for (const client of this.clients)
+      if (client.scope !== null) this.rescope(client, client.scope, true);
+  }
+
+  /** Hears a client whose reach changed; answers how to stop. */
+  onRescope(listener: (client: LiveClient) => void): () => void {
+    this.rescopeListeners.add(listener);
+    return () => this.rescopeListeners.delete(listener);
+  }
+
+  /** Sets a client's scope; unless `always`, listeners hear only of one that differs. */
+  private rescope(client: LiveClient, scope: LiveScope | null, always = false): void {
+    if (!always && scope?.key === client.scope?.key) return;
+    client.scope = scope;
+    for (const listener of this.rescopeListeners) listener(client);
   }
 
   /**

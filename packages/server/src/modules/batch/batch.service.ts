@@ -170,7 +170,7 @@ export class BatchService {
             target: `batch ${job.id}`,
             error: outcome.status === 'failed' ? outcome.message : null,
           });
-          this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) });
+          this.publishJob(job, items);
         }),
       ),
     );
@@ -314,7 +314,13 @@ export class BatchService {
     job.status = status;
     if (status === 'completed' || status === 'failed') job.completed_at = new Date().toISOString();
     await this.deps.store.updateJob(job.id, { status, completed_at: job.completed_at });
-    this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) });
+    this.publishJob(job, items);
+  }
+
+  /** A job's summary counts every item: it goes to sockets that reach every host of the job. */
+  private publishJob(job: BatchJobRow, items: BatchItem[]): void {
+    const hostIds = [...new Set(items.map((i) => i.host_id))];
+    this.deps.hub.publish({ type: 'batch_job_update', data: summarise(job, items) }, hostIds);
   }
 }
 

@@ -141,9 +141,9 @@ export class ContainerView {
     );
   }
 
-  /** The full containers_update for one client, in the form it asked for. */
+  /** The full containers_update for one client, in the form it asked for and its scope. */
   containersFull(
-    client: Pick<LiveClient, 'protocol' | 'containerSparklines'>,
+    client: Pick<LiveClient, 'protocol' | 'containerSparklines' | 'scope'>,
   ): LiveMessageOf<'containers_update'> | SpecLiveMessage {
     return this.live.full(client);
   }

@@ -5,18 +5,22 @@ import {
   withoutContainerSparklines,
   type Container,
   type HostStats,
+  type ContainersUpdate,
   type LiveContainersState,
   type LiveMessageOf,
   type SpecLiveMessage,
   type Sparklines,
 } from '@berth/contracts';
 import type { LiveClient, LiveHub } from '../../platform/live-hub.js';
+import type { LiveScope } from '../../platform/live-scope.js';
 import type { Fleet } from '../monitor/index.js';
+import { scopedState, scopedUpdate } from './live-scoped.js';
 
 /** State changes are pushed after this quiet period, so a burst becomes one message. */
 const PUSH_DEBOUNCE_MS = 25;
 
 type ClientForm = Pick<LiveClient, 'protocol' | 'containerSparklines'>;
+type ScopedClient = ClientForm & Pick<LiveClient, 'scope'>;
 
 /** Which containers_update a client gets: the spec's shape, or deltas with or without sparklines. */
 function liveForm(client: ClientForm) {
@@ -79,15 +83,18 @@ export class LiveContainers {
   }
 
   /**
-   * The full containers_update for one client (just connected, or asking after a gap): the
-   * state the last message took everyone else to, so the next delta (the next tick at most a
-   * polling interval away, at once for the first browser) applies to it too.
+   * The full containers_update for one client (just connected, asking after a gap, or in a new
+   * scope): the state the last message took everyone else in its scope to, so the next delta
+   * (the next tick at most a polling interval away, at once for the first browser) applies to
+   * it too.
    */
-  full(client: ClientForm): LiveMessageOf<'containers_update'> | SpecLiveMessage {
+  full(client: ScopedClient): LiveMessageOf<'containers_update'> | SpecLiveMessage {
     this.lastLive ??= this.liveState(1);
+    const { scope } = client;
+    const state = scope === null ? this.lastLive : scopedState(this.lastLive, scope);
     const form = liveForm(client);
-    if (form === 'spec') return specContainersUpdate(this.lastLive, new Date().toISOString());
-    const full = encodeContainersUpdate(null, this.lastLive);
+    if (form === 'spec') return specContainersUpdate(state, new Date().toISOString());
+    const full = encodeContainersUpdate(null, state);
     return {
       type: 'containers_update',
       data: form === 'deltas' ? full : withoutContainerSparklines(full),
@@ -98,18 +105,30 @@ export class LiveContainers {
    * A containers_update to every client in its form: the spec's clients get every container
    * and series whole; Berth's browsers get what changed since the previous message, with
    * container sparklines only if they show them (on a page without, they were about a quarter
-   * of a message's bytes and of the browser's time on it).
+   * of a message's bytes and of the browser's time on it). A scoped user's clients get the
+   * message of the hosts they reach, made once per scope.
    */
   publish(): void {
     if (this.deps.hub.connectionCount === 0) return;
     const next = this.liveState((this.lastLive?.seq ?? 0) + 1);
     const data = encodeContainersUpdate(this.lastLive, next);
     this.lastLive = next;
-    this.deps.hub.publishByForm(liveForm, (form) => {
-      if (form === 'spec') return specContainersUpdate(next, data.timestamp);
+    const scoped = new Map<string, ContainersUpdate>();
+    const dataOf = (scope: LiveScope) => {
+      let out = scoped.get(scope.key);
+      if (out === undefined) scoped.set(scope.key, (out = scopedUpdate(data, scope)));
+      return out;
+    };
+    this.deps.hub.publishByForm(liveForm, (form, scope) => {
+      if (form === 'spec')
+        return specContainersUpdate(
+          scope === null ? next : scopedState(next, scope),
+          data.timestamp,
+        );
+      const update = scope === null ? data : dataOf(scope);
       return {
         type: 'containers_update',
-        data: form === 'deltas' ? data : withoutContainerSparklines(data),
+        data: form === 'deltas' ? update : withoutContainerSparklines(update),
       };
     });
   }

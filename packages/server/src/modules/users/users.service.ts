@@ -14,6 +14,8 @@ import type { ManagedUserRow, UsersStore } from './users.store.js';
 export interface UsersPorts {
   /** Closes the live sockets of a session that was just deleted. */
   closeSession: (tokenHash: string) => void;
+  /** A user's role, host tags or state changed: its open live sockets take it at once. */
+  userChanged?: (userId: number) => Promise<void>;
   now?: () => number;
 }
 
@@ -74,6 +76,8 @@ export class UsersService {
     // A disabled user is signed out at once, its sockets too; a role change needs nothing:
     // the guard reads the role on every request, and the live channel only sends reads.
     if (request.disabled === true) await this.endSessions(id);
+    // Its open live sockets follow a new role, scope or disabling without a reconnect.
+    await this.ports.userChanged?.(id);
     return toManagedUser(await this.found(id));
   }
 

@@ -1,0 +1,87 @@
+import { parseContainerKey, type Alert, type LiveMessage } from '@berth/contracts';
+
+/**
+ * The hosts a scoped client reaches: those with any of its tags (an unscoped client, null,
+ * reaches every host). Clients with the same tags share one scope object and key, so a
+ * message built for a scope is built and serialised once for all of them.
+ */
+export interface LiveScope {
+  /** The same for the same tags in any order. */
+  readonly key: string;
+  readonly tags: ReadonlySet<string>;
+  reaches(hostId: string): boolean;
+}
+
+export function liveScope(
+  tags: ReadonlySet<string>,
+  tagsOf: (hostId: string) => readonly string[],
+): LiveScope {
+  return {
+    key: JSON.stringify([...tags].sort()),
+    tags,
+    reaches: (hostId) => tagsOf(hostId).some((tag) => tags.has(tag)),
+  };
+}
+
+/**
+ * Whom a message concerns: every client (it names no host), the clients that reach every
+ * one of these hosts, or unscoped clients only (it names hosts the hub cannot tell).
+ */
+export type Audience = 'everyone' | 'unscoped' | readonly string[];
+
+const one = (hostId: string | null): Audience => (hostId === null ? 'everyone' : [hostId]);
+
+function alertAudience(alert: Alert): Audience {
+  const hostId =
+    alert.host_id ??
+    (alert.scope_type === 'host' ? alert.scope_id : parseContainerKey(alert.scope_id)?.hostId);
+  // An alert always concerns a host or a container: one not told stays with the unscoped.
+  return hostId === undefined ? 'unscoped' : [hostId];
+}
+
+type AudienceOf = {
+  [T in LiveMessage['type']]: (message: Extract<LiveMessage, { type: T }>) => Audience;
+};
+
+/**
+ * Every message type and the hosts it names, so a new type fails to compile until it says
+ * whom it concerns. A batch job's summary names no host: its publisher says which.
+ */
+const AUDIENCE: AudienceOf = {
+  ping: () => 'everyone',
+  pong: () => 'everyone',
+  // Built per scope (publishByForm, sendTo): whole, they are for unscoped clients only.
+  initial_state: () => 'unscoped',
+  containers_update: () => 'unscoped',
+  container_stats: (m) => {
+    const parsed = parseContainerKey(m.data.key);
+    return parsed === null ? 'unscoped' : [parsed.hostId];
+  },
+  new_event: (m) => one(m.data.host_id),
+  host_added: (m) => [m.data.host.id],
+  host_removed: (m) => [m.data.host_id],
+  host_status_changed: (m) => [m.data.host_id],
+  auto_restart_success: (m) => [m.data.host_id],
+  auto_restart_failed: (m) => [m.data.host_id],
+  blackout_status_changed: () => 'everyone',
+  batch_job_update: () => 'unscoped',
+  batch_item_update: (m) => [m.data.host_id],
+  container_update_progress: (m) => [m.data.host_id],
+  container_update_layer_progress: (m) => [m.data.host_id],
+  alert_raised: (m) => alertAudience(m.data.alert),
+  alert_resolved: (m) => alertAudience(m.data.alert),
+  alert_changed: (m) => alertAudience(m.data.alert),
+  health_check_status_changed: (m) => [m.data.host_id],
+  container_recreated: (m) => [m.data.host_id],
+};
+
+export function audienceOf(message: LiveMessage): Audience {
+  return (AUDIENCE[message.type] as (m: LiveMessage) => Audience)(message);
+}
+
+/** Whether a client with this scope gets a message for this audience. */
+export function scopeGets(scope: LiveScope | null, audience: Audience): boolean {
+  if (scope === null || audience === 'everyone') return true;
+  if (audience === 'unscoped') return false;
+  return audience.every((hostId) => scope.reaches(hostId));
+}
