@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostTagSchema, MAX_HOST_TAGS } from './hosts.js';
 import { lazySchema } from './lazy-schema.js';
 
 /**
@@ -21,6 +22,8 @@ export const managedUserSchema = lazySchema(() =>
     disabled: z.boolean(),
     /** True until the user replaced a one-time password. */
     is_first_login: z.boolean(),
+    /** The host tags the user is limited to (a host with any of them); empty = every host. */
+    host_tags: z.array(z.string()),
     created_at: z.string(),
   }),
 );
@@ -40,12 +43,28 @@ const email = () =>
     .refine((v) => v === '' || /^[^\s@]+@[^\s@]+$/.test(v), 'Email must look like name@domain')
     .nullable();
 
+/**
+ * A user's host scope, normalised like a host's tags: trimmed, lowercased, unique, at most
+ * MAX_HOST_TAGS. Admins always reach every host, so the server refuses tags on an admin.
+ */
+export const userHostTagsSchema = lazySchema(() =>
+  z
+    .array(hostTagSchema)
+    .max(100, 'Too many tags')
+    .transform((tags) => [...new Set(tags)])
+    .refine(
+      (tags) => tags.length <= MAX_HOST_TAGS,
+      `A user can have at most ${MAX_HOST_TAGS} host tags`,
+    ),
+);
+
 export const createUserRequestSchema = lazySchema(() =>
   z.strictObject({
     username: z.string().trim().min(1, 'Username is required').max(100, 'Username is too long'),
     display_name: displayName().optional(),
     email: email().optional(),
     role: userRoleSchema,
+    host_tags: userHostTagsSchema.optional(),
   }),
 );
 export type CreateUserRequest = z.infer<typeof createUserRequestSchema>;
@@ -56,6 +75,7 @@ export const updateUserRequestSchema = lazySchema(() =>
     email: email().optional(),
     role: userRoleSchema.optional(),
     disabled: z.boolean().optional(),
+    host_tags: userHostTagsSchema.optional(),
   }),
 );
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;

@@ -24,6 +24,7 @@ import {
   hostScopeOf,
   protectedAuthRoutes,
   publicAuthRoutes,
+  registerHostReach,
   registerRoutePermissions,
   SESSION_COOKIE,
   sessionsRoutes,
@@ -128,6 +129,8 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       // Every /api route passes the guard, which lets `public` ones through: what a route
       // needs is read from its permission, never from where it was registered.
       api.addHook('onRequest', guard);
+      // Then the caller's host scope: a host out of reach in a route's path answers 404.
+      registerHostReach(api, services.hostTags);
       // Every change and sign-in below is audited, refused ones too.
       auditRequests(api, services.audit);
       systemRoutes(api, { db, version: services.version });

@@ -14,7 +14,7 @@ import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventInput } from '../events/index.js';
 import type { HostEvents } from '../hosts/index.js';
 import type { Fleet } from '../monitor/index.js';
-import { toAlert, type AlertCounts, type AlertsStore } from './alerts.store.js';
+import { toAlert, type AlertCounts, type AlertsStore, type HostFilter } from './alerts.store.js';
 import { AlertLifecycle } from './engine/alert-lifecycle.js';
 import { AlertEvaluator, type Signal } from './engine/evaluator.js';
 import { LoggingNotifier, type NotifyPort } from './engine/notify.js';
@@ -107,8 +107,9 @@ export class AlertsService {
     this.evaluator.setUpdating(hostId, containerName, updating);
   }
 
-  async list(q: AlertListQuery): Promise<AlertListResponse> {
-    const { rows, total } = await this.deps.store.list(q);
+  /** `hosts`: the caller's hosts in reach, or null for every host. */
+  async list(q: AlertListQuery, hosts: HostFilter = null): Promise<AlertListResponse> {
+    const { rows, total } = await this.deps.store.list(q, hosts);
     return { alerts: rows.map(toAlert), total, page: q.page, page_size: q.page_size };
   }
 
@@ -119,10 +120,10 @@ export class AlertsService {
   }
 
   /** States count every alert; severities only the unresolved ones (the page's summary). */
-  async stats(): Promise<AlertStats> {
+  async stats(hosts: HostFilter = null): Promise<AlertStats> {
     const byState = zeroes(alertStateSchema.options);
     const bySeverity = zeroes(alertSeveritySchema.options);
-    const { rows, total } = await this.deps.store.counts(UNRESOLVED);
+    const { rows, total } = await this.deps.store.counts(UNRESOLVED, hosts);
     let unresolved = 0;
     for (const { state, severity, n } of rows) {
       unresolved += n;

@@ -1,10 +1,13 @@
 import type { Alert, AlertAnnotation, AlertListQuery } from '@berth/contracts';
-import type { Selectable, Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AlertsTable } from '../../db/schema.js';
 
 export type AlertRow = Selectable<AlertsTable>;
 export type AlertPatch = Updateable<AlertsTable>;
+
+/** The hosts a caller reaches: null for every host (and alerts of no host). */
+export type HostFilter = readonly string[] | null;
 
 export interface AlertCounts {
   open: number;
@@ -13,8 +16,14 @@ export interface AlertCounts {
 
 /** Alerts as stored; the rules that raise them write through the same table. */
 export function createAlertsStore(db: Db) {
-  const filtered = (q: AlertListQuery) => {
-    let query = db.selectFrom('alerts');
+  /** Alerts of the given hosts only; an empty list matches nothing. */
+  const alertsOf = (hosts: HostFilter) => {
+    const query = db.selectFrom('alerts');
+    if (hosts === null) return query;
+    return hosts.length === 0 ? query.where(sql<boolean>`0`) : query.where('host_id', 'in', hosts);
+  };
+  const filtered = (q: AlertListQuery, hosts: HostFilter = null) => {
+    let query = alertsOf(hosts);
     if (q.state !== undefined) query = query.where('state', '=', q.state);
     if (q.severity !== undefined) query = query.where('severity', '=', q.severity);
     if (q.scope_type !== undefined) query = query.where('scope_type', '=', q.scope_type);
@@ -25,14 +34,14 @@ export function createAlertsStore(db: Db) {
   };
 
   return {
-    async list(q: AlertListQuery): Promise<{ rows: AlertRow[]; total: number }> {
-      const rows = await filtered(q)
+    async list(q: AlertListQuery, hosts: HostFilter = null) {
+      const rows = await filtered(q, hosts)
         .selectAll()
         .orderBy('last_seen', 'desc')
         .limit(q.page_size)
         .offset((q.page - 1) * q.page_size)
         .execute();
-      const { total } = await filtered(q)
+      const { total } = await filtered(q, hosts)
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow();
       return { rows, total };
@@ -44,15 +53,13 @@ export function createAlertsStore(db: Db) {
      * which SQLite counts from the b-tree's pages rather than row by row. Resolved is the
      * difference. A grouped pass over 100,000 mostly resolved alerts took ~10 ms.
      */
-    async counts(unresolved: readonly string[]) {
-      const rows = await db
-        .selectFrom('alerts')
+    async counts(unresolved: readonly string[], hosts: HostFilter = null) {
+      const rows = await alertsOf(hosts)
         .select(['state', 'severity', (eb) => eb.fn.countAll<number>().as('n')])
         .where('state', 'in', unresolved)
         .groupBy(['state', 'severity'])
         .execute();
-      const { total } = await db
-        .selectFrom('alerts')
+      const { total } = await alertsOf(hosts)
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow();
       return { rows, total };

@@ -25,6 +25,14 @@ export {
 export { sessionsRoutes, type SessionsRoutesOptions } from './sessions.routes.js';
 export { SessionsService, type SessionsPorts } from './sessions.service.js';
 export { hostScopeOf, scopeReaches, type HostScope } from './host-scope.js';
+export {
+  reachableEntries,
+  reachOf,
+  registerHostReach,
+  scopeOf,
+  type HostReach,
+  type HostTagLookup,
+} from './host-reach.js';
 export { hashPassword } from './password.js';
 export { createAuthStore } from './auth.store.js';
 export { resetPassword, type PasswordReset } from './password-reset.js';

@@ -128,10 +128,16 @@ export class BatchService {
     return this.deps.store.pruneOlderThan(cutoff, limit);
   }
 
-  async get(jobId: string): Promise<BatchJob> {
+  /**
+   * A job with the items on hosts the caller reaches (all of them for an unscoped caller);
+   * a job with none of them in reach is not the caller's to see.
+   */
+  async get(jobId: string, reach?: { reaches(hostId: string): boolean }): Promise<BatchJob> {
     const job = await this.deps.store.job(jobId);
     if (job === undefined) throw notFound('Batch job not found');
-    const items = (await this.deps.store.items(jobId)).map(toItem);
+    const all = (await this.deps.store.items(jobId)).map(toItem);
+    const items = reach === undefined ? all : all.filter((i) => reach.reaches(i.host_id));
+    if (items.length === 0 && all.length > 0) throw notFound('Batch job not found');
     return { ...summarise(job, items), items };
   }
 

@@ -12,11 +12,12 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { emptyBodySchema } from '@berth/contracts';
-import { actorOf, sessionOf } from '../auth/index.js';
+import { actorOf, reachableEntries, reachOf, sessionOf } from '../auth/index.js';
 import type { ContainerLogsService } from './container-logs.js';
 import type { ContainerView } from '../container-view/index.js';
 import type { ContainersService } from './containers.service.js';
 import { SharedJsonBody } from '../../platform/compression.js';
+import { suggestTags } from '../../platform/tag-suggestions.js';
 
 /** The container list, container actions and logs. */
 export function containersRoutes(
@@ -36,16 +37,40 @@ export function containersRoutes(
     // by our own code and sent as written JSON; checking a thousand containers against the
     // schema on every poll cost more than the rest of the request (bench/containers).
     { schema: { querystring: containersQuerySchema } },
-    async (request, reply) =>
-      sharedList.send(request, reply, opts.containerView.containersJson(request.query.host_id)),
+    async (request, reply) => {
+      const reach = reachOf(request);
+      const hostId = request.query.host_id;
+      if (reach.scope === null) {
+        return sharedList.send(request, reply, opts.containerView.containersJson(hostId));
+      }
+      // A scoped caller's list is written for it alone; the shared text stays everyone's.
+      const mine = opts.containerView
+        .listContainers(hostId)
+        .filter((c) => reach.reaches(c.host_id));
+      return reply.type('application/json').send(JSON.stringify(mine));
+    },
   );
-  api.get('/auto-update-configs', { schema: { response: { 200: autoUpdateConfigsSchema } } }, () =>
-    opts.containerView.autoUpdateConfigs(),
+  api.get(
+    '/auto-update-configs',
+    { schema: { response: { 200: autoUpdateConfigsSchema } } },
+    (request) => reachableEntries(reachOf(request), opts.containerView.autoUpdateConfigs()),
   );
   api.get(
     '/tags/suggest',
     { schema: { querystring: tagSuggestQuerySchema, response: { 200: tagsResponseSchema } } },
-    (request) => ({ tags: opts.containerView.suggestTags(request.query.q, request.query.limit) }),
+    (request) => {
+      const { q, limit } = request.query;
+      const reach = reachOf(request);
+      if (reach.scope === null) return { tags: opts.containerView.suggestTags(q, limit) };
+      const mine = opts.containerView.listContainers().filter((c) => reach.reaches(c.host_id));
+      return {
+        tags: suggestTags(
+          mine.map((c) => c.tags),
+          q,
+          limit,
+        ),
+      };
+    },
   );
   api.post(
     '/hosts/:hostId/containers/:containerId/:action',

@@ -8,6 +8,7 @@ import {
 } from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { reachableEntries, reachOf } from '../auth/index.js';
 import type { HealthChecksService } from './health-checks.service.js';
 
 /** A container's HTTP health check, its one-off test, and every check's status. */
@@ -55,6 +56,6 @@ export function healthChecksRoutes(
   api.get(
     '/health-check-configs',
     { schema: { response: { 200: healthCheckConfigsSchema } } },
-    () => opts.healthChecks.configs(),
+    (request) => reachableEntries(reachOf(request), opts.healthChecks.configs()),
   );
 }

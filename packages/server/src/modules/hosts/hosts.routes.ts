@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorOf } from '../auth/index.js';
+import { actorOf, reachOf } from '../auth/index.js';
 import type { Host } from '@berth/contracts';
 import type { HostsService } from './hosts.service.js';
 import type { HostRow } from './hosts.store.js';
@@ -42,9 +42,10 @@ export function hostsRoutes(
     username: actorOf(request),
   });
 
-  api.get('/hosts', { schema: { response: { 200: z.array(hostSchema) } } }, async () =>
-    ports.show(await hosts.list()),
-  );
+  api.get('/hosts', { schema: { response: { 200: z.array(hostSchema) } } }, async (request) => {
+    const reach = reachOf(request);
+    return ports.show((await hosts.list()).filter((row) => reach.reaches(row.id)));
+  });
 
   api.post(
     '/hosts',
@@ -61,7 +62,9 @@ export function hostsRoutes(
   api.get(
     '/hosts/tags/suggest',
     { schema: { querystring: tagSuggestQuerySchema, response: { 200: tagsResponseSchema } } },
-    async (request) => ({ tags: await hosts.suggestTags(request.query.q, request.query.limit) }),
+    async (request) => ({
+      tags: await hosts.suggestTags(request.query.q, request.query.limit, reachOf(request).reaches),
+    }),
   );
 
   api.get(

@@ -219,8 +219,9 @@ export class HostsService implements HostEvents {
   }
 
   /** Host tags containing q, most used first. */
-  async suggestTags(q: string, limit: number): Promise<string[]> {
-    return suggestTags((await this.store.list()).map(tagsOf), q, limit);
+  async suggestTags(q: string, limit: number, reaches = (_hostId: string) => true) {
+    const rows = (await this.store.list()).filter((row) => reaches(row.id));
+    return suggestTags(rows.map(tagsOf), q, limit);
   }
 
   /** Persists what the monitor learnt about the engine, for display while offline. */

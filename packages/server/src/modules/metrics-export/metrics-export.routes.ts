@@ -6,8 +6,8 @@ import {
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { actorOf } from '../auth/index.js';
-import { notFound } from '../../platform/http-errors.js';
+import { actorOf, scopeOf } from '../auth/index.js';
+import { forbidden, notFound } from '../../platform/http-errors.js';
 import type { MetricsExportService } from './metrics-export.service.js';
 
 /** Settings → Integrations → Prometheus: read with `read`, changed with `admin` (the route table). */
@@ -66,6 +66,10 @@ export function metricsRoute(
         if (!metricsExport.enabled) throw notFound('Not Found');
         if (metricsExport.isAllowedAddress(request.ip)) return;
         await guard(request, reply);
+        // One scrape is every host's: a caller limited to host tags is not given it.
+        if (scopeOf(request) !== null) {
+          throw forbidden('A user limited to host tags cannot read the metrics of every host');
+        }
       },
     },
     async (request, reply) => {

@@ -45,13 +45,17 @@ export class UpdateChecks {
   }
 
   /** Checks every container (the daily run skips compose ones when the setting says so). */
-  async checkAll(opts: { scheduled?: boolean } = {}): Promise<CheckAllResponse> {
+  /** `reaches`: the hosts whose containers are checked (a scoped caller's); every host without. */
+  async checkAll(
+    opts: { scheduled?: boolean; reaches?: (hostId: string) => boolean } = {},
+  ): Promise<CheckAllResponse> {
     const r = this.ctx.r;
     const started = Date.now();
     const skipCompose = opts.scheduled === true && r.settings.get().skip_compose_containers;
     const all = r.fleet
       .containers()
-      .filter((c) => !(skipCompose && c.labels[COMPOSE_LABEL] !== undefined));
+      .filter((c) => !(skipCompose && c.labels[COMPOSE_LABEL] !== undefined))
+      .filter((c) => opts.reaches?.(c.hostId) ?? true);
     const run = this.ctx.newRun(opts.scheduled === true ? 'scheduled' : 'manual');
     const errors: string[] = [];
     let checked = 0;

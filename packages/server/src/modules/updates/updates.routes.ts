@@ -2,6 +2,7 @@ import {
   autoUpdateConfigRequestSchema,
   emptyBodySchema,
   checkAllResponseSchema,
+  parseContainerKey,
   customPatternQuerySchema,
   executeUpdateQuerySchema,
   executeUpdateResponseSchema,
@@ -19,7 +20,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorOf } from '../auth/index.js';
+import { actorOf, reachOf } from '../auth/index.js';
 import type { UpdatesService } from './updates.service.js';
 
 const containerParams = z.object({ hostId: z.string().min(1), containerId: z.string().min(1) });
@@ -32,13 +33,24 @@ export function updatesRoutes(app: FastifyInstance, opts: { updates: UpdatesServ
   const r = app.withTypeProvider<ZodTypeProvider>();
   const base = '/hosts/:hostId/containers/:containerId';
 
-  r.get('/updates/summary', { schema: { response: { 200: updatesSummarySchema } } }, () =>
-    u.summary(),
+  r.get(
+    '/updates/summary',
+    { schema: { response: { 200: updatesSummarySchema } } },
+    async (req) => {
+      const reach = reachOf(req);
+      const summary = await u.summary();
+      if (reach.scope === null) return summary;
+      const keys = summary.containers_with_updates.filter((key) =>
+        reach.reaches(parseContainerKey(key)?.hostId ?? ''),
+      );
+      return { total_updates: keys.length, containers_with_updates: keys };
+    },
   );
   r.post(
     '/updates/check-all',
     { schema: { body: emptyBodySchema, response: { 200: checkAllResponseSchema } } },
-    () => u.checkAll(),
+    // A scoped caller checks the containers of the hosts in its reach only.
+    (req) => u.checkAll({ reaches: reachOf(req).reaches }),
   );
   r.get(
     `${base}/update-status`,

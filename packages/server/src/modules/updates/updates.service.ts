@@ -95,7 +95,7 @@ export class UpdatesService {
   }
 
   /** Checks every container (the daily run skips compose ones when the setting says so). */
-  checkAll(opts: { scheduled?: boolean } = {}): Promise<CheckAllResponse> {
+  checkAll(opts: Parameters<UpdateChecks['checkAll']>[0] = {}): Promise<CheckAllResponse> {
     return this.checks.checkAll(opts);
   }
 

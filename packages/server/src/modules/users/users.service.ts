@@ -19,6 +19,8 @@ export interface UsersPorts {
   now?: () => number;
 }
 
+const ADMIN_TAGS =
+  'host_tags: Admins reach every host; choose another role to limit a user to tags';
 const LAST_ADMIN = 'The last enabled admin must stay an enabled admin; make another admin first';
 
 /** Settings → Users: creating users with one-time passwords, roles, disabling, deleting. */
@@ -40,12 +42,15 @@ export class UsersService {
     if ((await this.store.byName(request.username)) !== undefined) {
       throw conflict('username: A user with this name already exists');
     }
+    const hostTags = request.host_tags ?? [];
+    if (request.role === 'admin' && hostTags.length > 0) throw badRequest(ADMIN_TAGS);
     const password = oneTimePassword();
     const id = await this.store.insert({
       username: request.username,
       display_name: blankToNull(request.display_name),
       email: blankToNull(request.email),
       role: request.role,
+      host_tags: JSON.stringify(hostTags),
       password_hash: await hashPassword(password),
       now: this.iso(),
     });
@@ -61,6 +66,11 @@ export class UsersService {
     if (request.disabled === true && id === by.id) {
       throw badRequest('disabled: You cannot disable yourself');
     }
+    // Admins reach every host: tags asked for an admin are refused, and a user who becomes
+    // an admin loses the tags, so a later demotion does not silently bring back an old scope.
+    const role = request.role ?? row.role;
+    if (role === 'admin' && (request.host_tags?.length ?? 0) > 0) throw badRequest(ADMIN_TAGS);
+    const hostTags = role === 'admin' ? [] : request.host_tags;
     await this.store.update(
       id,
       {
@@ -70,11 +80,12 @@ export class UsersService {
         ...(request.email !== undefined && { email: blankToNull(request.email) }),
         ...(request.role !== undefined && { role: request.role }),
         ...(request.disabled !== undefined && { disabled: request.disabled ? 1 : 0 }),
+        ...(hostTags !== undefined && { host_tags: JSON.stringify(hostTags) }),
       },
       this.iso(),
     );
-    // A disabled user is signed out at once, its sockets too; a role change needs nothing:
-    // the guard reads the role on every request, and the live channel only sends reads.
+    // A disabled user is signed out at once, its sockets too; a role or scope change needs
+    // nothing here: the guard reads the user row (role and host tags) on every request.
     if (request.disabled === true) await this.endSessions(id);
     // Its open live sockets follow a new role, scope or disabling without a reconnect.
     await this.ports.userChanged?.(id);
@@ -136,6 +147,7 @@ function toManagedUser(row: ManagedUserRow): ManagedUser {
     role: roleOf(row.role),
     disabled: row.disabled === 1,
     is_first_login: row.is_first_login === 1,
+    host_tags: JSON.parse(row.host_tags) as string[],
     created_at: row.created_at,
   };
 }

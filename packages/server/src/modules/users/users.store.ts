@@ -8,6 +8,8 @@ export interface ManagedUserRow {
   role: string;
   disabled: number;
   is_first_login: number;
+  /** JSON array of host tags; [] for every host. */
+  host_tags: string;
   created_at: string;
 }
 
@@ -19,6 +21,7 @@ const columns = [
   'role',
   'disabled',
   'is_first_login',
+  'host_tags',
   'created_at',
 ] as const;
 
@@ -39,6 +42,7 @@ export function createUsersStore(db: Db) {
       display_name: string | null;
       email: string | null;
       role: string;
+      host_tags: string;
       password_hash: string;
       now: string;
     }) =>
@@ -50,6 +54,7 @@ export function createUsersStore(db: Db) {
             display_name: user.display_name,
             email: user.email,
             role: user.role,
+            host_tags: user.host_tags,
             disabled: 0,
             password_hash: user.password_hash,
             is_first_login: 1,
@@ -67,6 +72,7 @@ export function createUsersStore(db: Db) {
         email: string | null;
         role: string;
         disabled: number;
+        host_tags: string;
       }>,
       now: string,
     ) =>
