@@ -31,6 +31,7 @@ import {
 } from './modules/auth/index.js';
 import { preferencesRoutes, settingsRoutes } from './modules/settings/index.js';
 import { systemRoutes } from './modules/system/index.js';
+import { twoFactorRoutes } from './modules/two-factor/index.js';
 import { updatesRoutes } from './modules/updates/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import {
@@ -169,6 +170,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         batchRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
         usersRoutes(signedIn, services);
+        twoFactorRoutes(signedIn, services);
         healthChecksRoutes(signedIn, services);
         notificationsRoutes(signedIn, {
           notifications: services.notifications,
@@ -191,6 +193,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       const session = await services.auth.authenticate(request.cookies[SESSION_COOKIE]);
       if (session === null) return { refused: 'Not authenticated' };
       if (session.user.is_first_login) return { refused: 'Password change required' };
+      if (session.hold != null) return { refused: session.hold.detail };
       return {
         sessionKey: session.tokenHash,
         userId: session.user.id,

@@ -53,6 +53,7 @@ import {
   UpgradeNoticeService,
 } from './modules/settings/index.js';
 import { readVersion, ReleaseFeedChecker } from './modules/system/index.js';
+import { createTwoFactorStore, TwoFactorService } from './modules/two-factor/index.js';
 import { createUpdatesStore, UpdatesService } from './modules/updates/index.js';
 import { createUsersStore, UsersService } from './modules/users/index.js';
 import { LiveHub } from './platform/live-hub.js';
@@ -67,6 +68,8 @@ export interface AppServices {
   sessions: SessionsService;
   apiKeys: ApiKeysService;
   users: UsersService;
+  /** TOTP two-factor sign-in, its recovery codes and the roles that must use it. */
+  twoFactor: TwoFactorService;
   /** The append-only audit log of changes and sign-ins. */
   audit: AuditService;
   settings: SettingsService;
@@ -292,6 +295,19 @@ export async function createServices(
   const sessions = new SessionsService(authStore, {
     closeSession: (tokenHash, reason) => hub.closeSession(tokenHash, reason),
   });
+  // Checked after a right password; also holds a required role's sessions to enrolment.
+  const twoFactor = new TwoFactorService({
+    store: createTwoFactorStore(db),
+    box: SecretBox.open(config.dataDir),
+    settings: createSettingsStore(db),
+    checkPassword: (id, password, address) => auth.checkPassword(id, password, address),
+    userExists: async (id) => (await createAuthStore(db).findUserById(id)) !== undefined,
+  });
+  await twoFactor.load();
+  auth.useSignInChecks({
+    secondFactor: (user, code) => twoFactor.verifySignIn(user, code),
+    sessionHold: (user, method) => twoFactor.hold(user, method),
+  });
   const apiKeys = new ApiKeysService(createApiKeysStore(db), {
     userById: (id) => auth.user(id),
     recordEvent: (event) => events.record(event),
@@ -331,6 +347,7 @@ export async function createServices(
       },
     }),
     audit,
+    twoFactor,
     settings,
     preferences: new PreferencesService(createPreferencesStore(db)),
     events,

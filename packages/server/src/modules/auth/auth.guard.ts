@@ -1,7 +1,7 @@
 import type { ApiKeyScope, User } from '@berth/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AttemptWindow } from '../../platform/attempt-window.js';
-import { forbidden, tooManyRequests, unauthorized } from '../../platform/http-errors.js';
+import { forbidden, HttpError, tooManyRequests, unauthorized } from '../../platform/http-errors.js';
 import type { AuthService, SessionContext } from './auth.service.js';
 import { roleAllows, scopeAllows, scopeNeeded, type Permission } from './permissions.js';
 
@@ -36,6 +36,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes a user may call before changing the bootstrap password. */
     allowFirstLogin?: boolean;
+    /** Routes a session held to two-factor enrolment may call (enrol, sign out, /me). */
+    allowEnrolment?: boolean;
   }
 }
 
@@ -133,6 +135,10 @@ export function createAuthGuard(
     if (session === null) throw unauthorized();
     if (session.user.is_first_login && request.routeOptions.config.allowFirstLogin !== true) {
       throw forbidden('Password change required');
+    }
+    const hold = session.hold;
+    if (hold != null && request.routeOptions.config.allowEnrolment !== true) {
+      throw new HttpError(403, hold.detail, {}, hold.code);
     }
     checkRole(session.user.role, permission, 'Your role');
     checkLogs(request, session.user.role, viewerLogs);

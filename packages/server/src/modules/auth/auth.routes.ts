@@ -62,7 +62,8 @@ export function publicAuthRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
 /** Session routes; registered behind the session guard. */
 export function protectedAuthRoutes(app: FastifyInstance, opts: AuthRoutesOptions): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const allowFirstLogin = { allowFirstLogin: true };
+  // Also open to a user held to two-factor enrolment: sign out, read /me, change the password.
+  const allowFirstLogin = { allowFirstLogin: true, allowEnrolment: true };
 
   api.post(
     '/v2/auth/logout',

@@ -47,6 +47,14 @@ export interface SignInChecks {
   passwordSignIn?(user: User): Promise<void>;
   /** The user's second factor against the code sent with the password, if any. */
   secondFactor?(user: User, code: string | undefined): Promise<SecondFactorVerdict>;
+  /** Why a signed-in session may only enrol a second factor (its role requires one), or null. */
+  sessionHold?(user: User, method: SignInMethod): Promise<SessionHold | null>;
+}
+
+/** What the guard answers (403 with this detail and code) on routes a held session may not use. */
+export interface SessionHold {
+  detail: string;
+  code: string;
 }
 
 export const SECOND_FACTOR_REQUIRED = 'second_factor_required';
@@ -54,6 +62,10 @@ export const SECOND_FACTOR_REQUIRED = 'second_factor_required';
 export interface SessionContext {
   user: User;
   tokenHash: string;
+  /** How a cookie session was opened; absent for API keys. */
+  method?: SignInMethod;
+  /** Set when the session may only enrol a second factor (see SignInChecks.sessionHold). */
+  hold?: SessionHold | null;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -183,7 +195,28 @@ export class AuthService {
       const expiresAt = Math.min(now + SESSION_IDLE_MS, session.endsAt);
       await this.store.touchSession(tokenHash, iso(now), iso(expiresAt));
     }
-    return { user: toUserResponse(row), tokenHash };
+    const user = toUserResponse(row);
+    const method: SignInMethod = session.auth_method === 'sso' ? 'sso' : 'password';
+    return {
+      user,
+      tokenHash,
+      method,
+      hold: (await this.checks.sessionHold?.(user, method)) ?? null,
+    };
+  }
+
+  /**
+   * Whether `password` is the user's, for a change that asks for it again (turning two-factor
+   * off); counted with wrong current passwords, so a stolen session cannot guess at speed.
+   */
+  async checkPassword(userId: number, password: string, address: string): Promise<boolean> {
+    const attempt = this.passwordThrottle.begin(address, `#${userId}`);
+    if (attempt === null) throw tooManyRequests(PASSWORD_LIMITED);
+    await attempt.wait();
+    const row = await this.store.findUserById(userId);
+    if (row === undefined || !(await verifyPassword(row.password_hash, password))) return false;
+    attempt.succeeded();
+    return true;
   }
 
   /** For open sockets: false once the session expired or was deleted. Never extends it. */

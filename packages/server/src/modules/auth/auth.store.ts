@@ -133,7 +133,14 @@ export function createAuthStore(db: Db) {
     findSession: (tokenHash: string) =>
       db
         .selectFrom('sessions')
-        .select(['token_hash', 'user_id', 'created_at', 'last_seen_at', 'expires_at'])
+        .select([
+          'token_hash',
+          'user_id',
+          'created_at',
+          'last_seen_at',
+          'expires_at',
+          'auth_method',
+        ])
         .where('token_hash', '=', tokenHash)
         .executeTakeFirst(),
 

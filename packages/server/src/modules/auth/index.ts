@@ -18,6 +18,7 @@ export {
   toUserResponse,
   type ClientInfo,
   type SecondFactorVerdict,
+  type SessionHold,
   type SessionContext,
   type SignInChecks,
   type SignInMethod,

@@ -50,6 +50,12 @@ const ACCOUNT = [
   'POST /api/user/dismiss-dockmon-update',
   'POST /api/user/dismiss-update',
   'POST /api/upgrade-notice/dismiss',
+  // The caller's own two-factor sign-in.
+  'GET /api/account/two-factor',
+  'POST /api/account/two-factor/enrol',
+  'POST /api/account/two-factor/confirm',
+  'POST /api/account/two-factor/disable',
+  'POST /api/account/two-factor/recovery-codes',
   // The caller's own sessions: list, end one, end all but this one.
   'GET /api/v2/auth/sessions',
   'DELETE /api/v2/auth/sessions/:id',
@@ -69,6 +75,9 @@ const ADMIN = [
   'DELETE /api/users/:id',
   'POST /api/users/:id/reset-password',
   'POST /api/users/:id/end-sessions',
+  'POST /api/users/:id/reset-two-factor',
+  'GET /api/settings/two-factor',
+  'PUT /api/settings/two-factor',
   'GET /api/sessions',
   'DELETE /api/sessions/:id',
 ];
