@@ -1,11 +1,2 @@
-/** Comma-separated tags, trimmed, lowercased, without duplicates. */
-export function parseTags(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .split(',')
-        .map((t) => t.trim().toLowerCase())
-        .filter((t) => t !== ''),
-    ),
-  ];
-}
+// Shared with Settings → Users, whose host tags read like a host's.
+export { parseTags } from '@/lib/parse-tags';

@@ -3,12 +3,22 @@ import {
   managedUserSchema,
   okSchema,
   oneTimePasswordSchema,
+  tagsResponseSchema,
   usersResponseSchema,
   type CreateUserRequest,
   type UpdateUserRequest,
 } from '@berth/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+
+/** Every host tag in use (most used first), offered when limiting a user to hosts. */
+export const hostTagsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['hosts', 'tags', 'suggest', ''],
+    queryFn: async () =>
+      (await api('/hosts/tags/suggest', tagsResponseSchema, { params: { q: '', limit: 50 } })).tags,
+    staleTime: 10_000,
+  });
 
 export const usersQueryOptions = () =>
   queryOptions({

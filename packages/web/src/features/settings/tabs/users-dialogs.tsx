@@ -5,6 +5,7 @@ import {
   type ManagedUser,
   type UserRole,
 } from '@berth/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Copy } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -14,7 +15,8 @@ import { FormFooter } from '@/components/ui/form-footer';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { errorText } from '@/lib/api-client';
-import { useCreateUser, useUpdateUser } from '../api/users-api';
+import { parseTags } from '@/lib/parse-tags';
+import { hostTagsQueryOptions, useCreateUser, useUpdateUser } from '../api/users-api';
 
 export const ROLE_LABELS: Record<UserRole, string> = {
   admin: 'Admin',
@@ -33,9 +35,69 @@ interface Fields {
   display_name: string;
   email: string;
   role: UserRole;
+  /** Comma-separated, as a host's tags are typed. */
+  host_tags: string;
 }
 
-/** Username (new users only), display name, email and role. */
+export const ADMINS_REACH_EVERY_HOST = 'Admins reach every host';
+
+/** The host tags a request sends: none for an admin, who always reaches every host. */
+const hostTagsOf = (fields: Fields) => (fields.role === 'admin' ? [] : parseTags(fields.host_tags));
+
+/**
+ * The hosts a user reaches: every host, or those with any of the tags. The tags are typed as
+ * on a host (comma-separated); the tags hosts have now are offered to add with a click.
+ */
+function HostTagsField({ fields, set }: { fields: Fields; set: (next: Partial<Fields>) => void }) {
+  const known = useQuery(hostTagsQueryOptions());
+  if (fields.role === 'admin') {
+    return (
+      <div className="grid gap-1">
+        <span className="text-slate-300">Host tags</span>
+        <span className="text-xs text-slate-400" data-testid="admin-host-scope">
+          {ADMINS_REACH_EVERY_HOST}.
+        </span>
+      </div>
+    );
+  }
+  const chosen = parseTags(fields.host_tags);
+  const offered = (known.data ?? []).filter((t) => !chosen.includes(t));
+  return (
+    <div className="grid gap-1">
+      <label className="grid gap-1">
+        <span className="text-slate-300">Host tags</span>
+        <Input
+          value={fields.host_tags}
+          placeholder="staging, us-west-1"
+          aria-label="Host tags"
+          onChange={(e) => set({ host_tags: e.target.value })}
+        />
+      </label>
+      <span className="text-xs text-slate-400">
+        {chosen.length === 0
+          ? 'Empty: every host. With tags, only hosts that have any of them.'
+          : `Only hosts tagged ${chosen.join(' or ')}.`}
+      </span>
+      {offered.length > 0 && (
+        <div className="flex flex-wrap items-center gap-1 text-xs text-slate-500">
+          Add:
+          {offered.map((t) => (
+            <button
+              key={t}
+              type="button"
+              className="rounded bg-slate-800 px-1.5 py-0.5 text-slate-300 hover:bg-slate-700"
+              onClick={() => set({ host_tags: [...chosen, t].join(', ') })}
+            >
+              {t}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Username (new users only), display name, email, role and host tags. */
 function UserFields({
   fields,
   set,
@@ -91,6 +153,7 @@ function UserFields({
         </Select>
         <span className="text-xs text-slate-400">{ROLE_HINTS[fields.role]}</span>
       </label>
+      <HostTagsField fields={fields} set={set} />
     </>
   );
 }
@@ -103,6 +166,7 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
     display_name: '',
     email: '',
     role: 'viewer',
+    host_tags: '',
   });
   const [error, setError] = useState<string | null>(null);
   const [password, setPassword] = useState<{ username: string; password: string } | null>(null);
@@ -116,7 +180,13 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
     );
   }
   const submit = () => {
-    const parsed = createUserRequestSchema.safeParse(fields);
+    const parsed = createUserRequestSchema.safeParse({
+      username: fields.username,
+      display_name: fields.display_name,
+      email: fields.email,
+      role: fields.role,
+      host_tags: hostTagsOf(fields),
+    });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? 'Invalid input');
       return;
@@ -151,7 +221,7 @@ export function AddUserDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** Display name, email and role of an existing user. */
+/** Display name, email, role and host tags of an existing user. */
 export function EditUserDialog({ user, onClose }: { user: ManagedUser; onClose: () => void }) {
   const update = useUpdateUser();
   const [fields, setFields] = useState<Fields>({
@@ -159,11 +229,17 @@ export function EditUserDialog({ user, onClose }: { user: ManagedUser; onClose: 
     display_name: user.display_name ?? '',
     email: user.email ?? '',
     role: user.role,
+    host_tags: user.host_tags.join(', '),
   });
   const [error, setError] = useState<string | null>(null);
   const submit = () => {
     const { display_name, email, role } = fields;
-    const parsed = updateUserRequestSchema.safeParse({ display_name, email, role });
+    const parsed = updateUserRequestSchema.safeParse({
+      display_name,
+      email,
+      role,
+      host_tags: hostTagsOf(fields),
+    });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? 'Invalid input');
       return;

@@ -4,6 +4,7 @@ import { MoreHorizontal, Plus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { TagChips } from '@/components/host-status';
 import { Button } from '@/components/ui/button';
 import { ActionMenu, DropdownMenuItem, DropdownMenuSeparator } from '@/components/ui/dropdown-menu';
 import { errorText } from '@/lib/api-client';
@@ -15,7 +16,13 @@ import {
   usersQueryOptions,
 } from '../api/users-api';
 import { SettingsSection } from '../components/setting-row';
-import { AddUserDialog, EditUserDialog, OneTimePasswordDialog, ROLE_LABELS } from './users-dialogs';
+import {
+  ADMINS_REACH_EVERY_HOST,
+  AddUserDialog,
+  EditUserDialog,
+  OneTimePasswordDialog,
+  ROLE_LABELS,
+} from './users-dialogs';
 
 const dateOf = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
@@ -36,7 +43,8 @@ export default function UsersSettingsTab() {
         <Users className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden />
         <span>
           Admins can do everything; operators can act on containers, batches, updates and alerts;
-          viewers can only look. The last enabled admin cannot be demoted, disabled or deleted.
+          viewers can only look. Operators and viewers can be limited to hosts with given tags;
+          admins reach every host. The last enabled admin cannot be demoted, disabled or deleted.
         </span>
       </p>
       {list.isError ? (
@@ -82,6 +90,7 @@ function UsersTable({ users, onOpen }: { users: ManagedUser[]; onOpen: (open: Op
             <th className="py-1 pr-3 font-medium">Display name</th>
             <th className="py-1 pr-3 font-medium">Email</th>
             <th className="py-1 pr-3 font-medium">Role</th>
+            <th className="py-1 pr-3 font-medium">Hosts</th>
             <th className="py-1 pr-3 font-medium">Status</th>
             <th className="py-1 pr-3 font-medium">Created</th>
             <th className="py-1 font-medium">
@@ -96,6 +105,9 @@ function UsersTable({ users, onOpen }: { users: ManagedUser[]; onOpen: (open: Op
               <td className="py-2 pr-3 text-slate-300">{u.display_name ?? '—'}</td>
               <td className="py-2 pr-3 text-slate-300">{u.email ?? '—'}</td>
               <td className="py-2 pr-3 text-slate-300">{ROLE_LABELS[u.role]}</td>
+              <td className="py-2 pr-3 text-slate-300" data-testid="user-hosts">
+                <HostScope user={u} />
+              </td>
               <td className="py-2 pr-3">
                 <Status user={u} />
               </td>
@@ -108,6 +120,19 @@ function UsersTable({ users, onOpen }: { users: ManagedUser[]; onOpen: (open: Op
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** "All hosts", or the tags the user is limited to. */
+function HostScope({ user }: { user: ManagedUser }) {
+  if (user.role === 'admin') {
+    return <span title={ADMINS_REACH_EVERY_HOST}>All hosts</span>;
+  }
+  if (user.host_tags.length === 0) return <span>All hosts</span>;
+  return (
+    <span aria-label={`Hosts tagged ${user.host_tags.join(' or ')}`}>
+      <TagChips tags={user.host_tags} max={user.host_tags.length} />
+    </span>
   );
 }
 
