@@ -7,6 +7,8 @@ import { join, resolve } from 'node:path';
 import { chromiumExecutable } from './cpu-pin.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
+/** The server to run: the build in the tree unless BERTH_BENCH_SERVER names another main.js. */
+const SERVER_MAIN = process.env.BERTH_BENCH_SERVER ?? join(ROOT, 'packages/server/dist/main.js');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface BerthProcess {
@@ -44,7 +46,7 @@ export async function startBerth(
   const spawnServer = () =>
     spawn(
       process.execPath,
-      ['--max-semi-space-size=2', join(ROOT, 'packages/server/dist/main.js')],
+      ['--max-semi-space-size=2', SERVER_MAIN],
       {
         env: {
           ...process.env,

@@ -1,4 +1,4 @@
-import type { LiveMessage } from '@berth/contracts';
+import type { BerthEvent, LiveMessage } from '@berth/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
@@ -49,6 +49,23 @@ const statusOf = (hostId: string): LiveMessage => ({
   type: 'host_status_changed',
   data: { host_id: hostId, status: 'online', error: null },
 });
+const berthEvent: BerthEvent = {
+  id: 1,
+  timestamp: '2026-01-01T00:00:00Z',
+  severity: 'info',
+  category: 'system',
+  event_type: 'x',
+  title: 'x',
+  message: null,
+  host_id: null,
+  host_name: null,
+  container_id: null,
+  container_name: null,
+  old_state: null,
+  new_state: null,
+  correlation_id: null,
+  triggered_by: null,
+};
 const jobUpdate: LiveMessage = {
   type: 'batch_job_update',
   data: {
@@ -75,6 +92,8 @@ describe('live hub scopes', () => {
     hub.publish(statusOf('stage1'));
     hub.publish({ type: 'host_removed', data: { host_id: 'unknown-host' } });
     hub.publish({ type: 'blackout_status_changed', data: { is_blackout: true, window_name: 'x' } });
+    hub.publish({ type: 'new_event', data: { ...berthEvent, host_id: null } });
+    hub.publish({ type: 'new_event', data: { ...berthEvent, host_id: 'prod1' } });
     const hostsOf = (c: ReturnType<typeof connect>) =>
       c.socket.sent.map((p) => {
         const m = JSON.parse(p) as { type: string; data: { host_id?: string } };
@@ -85,8 +104,15 @@ describe('live hub scopes', () => {
       'host_status_changed:stage1',
       'host_removed:unknown-host',
       'blackout_status_changed:-',
+      'new_event:-',
+      'new_event:prod1',
     ]);
-    expect(hostsOf(prod)).toEqual(['host_status_changed:prod1', 'blackout_status_changed:-']);
+    // An event of no host is Berth's own: not a scoped user's, as in the REST lists.
+    expect(hostsOf(prod)).toEqual([
+      'host_status_changed:prod1',
+      'blackout_status_changed:-',
+      'new_event:prod1',
+    ]);
     expect(hostsOf(staging)).toEqual(['host_status_changed:stage1', 'blackout_status_changed:-']);
   });
 

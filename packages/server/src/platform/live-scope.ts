@@ -1,4 +1,4 @@
-import { parseContainerKey, type Alert, type LiveMessage } from '@berth/contracts';
+import { parseContainerKey, type LiveMessage } from '@berth/contracts';
 
 /**
  * The hosts a scoped client reaches: those with any of its tags (an unscoped client, null,
@@ -24,20 +24,17 @@ export function liveScope(
 }
 
 /**
- * Whom a message concerns: every client (it names no host), the clients that reach every
- * one of these hosts, or unscoped clients only (it names hosts the hub cannot tell).
+ * Whom a message concerns: every client (a setting of the whole of Berth), the clients that
+ * reach every one of these hosts, or unscoped clients only (Berth's own, or hosts the hub
+ * cannot tell).
  */
 export type Audience = 'everyone' | 'unscoped' | readonly string[];
 
-const one = (hostId: string | null): Audience => (hostId === null ? 'everyone' : [hostId]);
-
-function alertAudience(alert: Alert): Audience {
-  const hostId =
-    alert.host_id ??
-    (alert.scope_type === 'host' ? alert.scope_id : parseContainerKey(alert.scope_id)?.hostId);
-  // An alert always concerns a host or a container: one not told stays with the unscoped.
-  return hostId === undefined ? 'unscoped' : [hostId];
-}
+/**
+ * An event or alert of no host is Berth's own, not a scoped user's: as in the REST lists,
+ * only unscoped clients get it.
+ */
+const ofHost = (hostId: string | null): Audience => (hostId === null ? 'unscoped' : [hostId]);
 
 type AudienceOf = {
   [T in LiveMessage['type']]: (message: Extract<LiveMessage, { type: T }>) => Audience;
@@ -57,7 +54,7 @@ const AUDIENCE: AudienceOf = {
     const parsed = parseContainerKey(m.data.key);
     return parsed === null ? 'unscoped' : [parsed.hostId];
   },
-  new_event: (m) => one(m.data.host_id),
+  new_event: (m) => ofHost(m.data.host_id),
   host_added: (m) => [m.data.host.id],
   host_removed: (m) => [m.data.host_id],
   host_status_changed: (m) => [m.data.host_id],
@@ -68,9 +65,9 @@ const AUDIENCE: AudienceOf = {
   batch_item_update: (m) => [m.data.host_id],
   container_update_progress: (m) => [m.data.host_id],
   container_update_layer_progress: (m) => [m.data.host_id],
-  alert_raised: (m) => alertAudience(m.data.alert),
-  alert_resolved: (m) => alertAudience(m.data.alert),
-  alert_changed: (m) => alertAudience(m.data.alert),
+  alert_raised: (m) => ofHost(m.data.alert.host_id),
+  alert_resolved: (m) => ofHost(m.data.alert.host_id),
+  alert_changed: (m) => ofHost(m.data.alert.host_id),
   health_check_status_changed: (m) => [m.data.host_id],
   container_recreated: (m) => [m.data.host_id],
 };
