@@ -1,5 +1,6 @@
 import type { User } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { settingsQueryOptions } from '@/lib/queries';
 import { meQueryOptions } from '@/lib/session';
 
 /** What a route needs, as the server's route table (modules/auth/permissions.ts) names it. */
@@ -23,4 +24,15 @@ export const roleCan = (role: User['role'] | undefined, permission: Permission):
 export function useCan(permission: Permission): boolean {
   const { data: user } = useQuery({ ...meQueryOptions(), enabled: false });
   return roleCan(user?.role, permission);
+}
+
+/**
+ * Whether the signed-in user may read container logs: viewers only while the `viewer_logs`
+ * setting allows it (logs can hold secrets). Until the settings arrive a viewer sees no logs.
+ */
+export function useCanReadLogs(): boolean {
+  const { data: user } = useQuery({ ...meQueryOptions(), enabled: false });
+  const viewer = user?.role === 'viewer';
+  const { data: settings } = useQuery({ ...settingsQueryOptions(), enabled: viewer });
+  return !viewer || settings?.viewer_logs === true;
 }

@@ -4,6 +4,8 @@ import { NavLink } from 'react-router';
 import { UpdateCard, VersionLink } from '@/features/settings/shell';
 import { cn } from '@/lib/cn';
 import { LiveStatusIndicator } from './live-status';
+import { useCanReadLogs } from '@/hooks/use-can';
+import { paths } from '../paths';
 import { NAV_ITEMS } from './nav-items';
 import { UserMenu } from './user-menu';
 
@@ -17,6 +19,9 @@ interface SidebarProps {
 
 /** Navigation, live status, user menu and product version. */
 export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: SidebarProps) {
+  // Logs can hold secrets: a viewer sees the page only when an admin allows it.
+  const canReadLogs = useCanReadLogs();
+  const navItems = NAV_ITEMS.filter((item) => canReadLogs || item.to !== paths.logs);
   return (
     <aside
       data-testid="sidebar"
@@ -51,7 +56,7 @@ export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: Sideb
         </button>
       </div>
       <nav className="flex-1 space-y-1 p-2" aria-label="Main">
-        {NAV_ITEMS.map(({ label, to, icon: Icon }) => (
+        {navItems.map(({ label, to, icon: Icon }) => (
           <NavLink
             key={to}
             to={to}

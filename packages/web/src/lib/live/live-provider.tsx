@@ -9,6 +9,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
+import { meQueryOptions } from '../session';
 import { whenFirstScreenSettled } from './first-screen-settled';
 import { LiveClient, liveUrl, type LiveStatus } from './live-client';
 import { LiveRouter } from './live-routing';
@@ -120,6 +121,10 @@ export function LiveProvider({ enabled, children }: { enabled: boolean; children
         // server ignores a repeat, and answers a turn-on with the full state).
         if (status === 'connected' && hub.containerSparklinesShown !== connectedWithSparklines)
           sparklinesWanted(hub.containerSparklinesShown);
+        // The server closes a socket whose session ended (signed out elsewhere, by an admin):
+        // asking who is signed in then sends a signed-out browser to the login page at once.
+        if (status === 'disconnected')
+          void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
         hub.setStatus(status);
       },
       onMessage: (message) => {

@@ -27,6 +27,8 @@ export interface RowActions {
   open: (container: Container, tab: 'info' | 'logs' | 'updates') => void;
   /** Every row action waits while one is pending. */
   busy: boolean;
+  /** False for a viewer while the viewer_logs setting is off: no Logs button. */
+  canReadLogs?: boolean;
   withUpdates: ReadonlySet<string>;
   /** HTTP health checks by composite key, for the Policy column's health icon. */
   healthChecks?: HealthCheckConfigs | undefined;
@@ -273,12 +275,14 @@ export function containerColumns(actions: RowActions) {
               disabled={actions.busy || !running}
               onClick={() => actions.act(c, 'stop')}
             />
-            <ActionButton
-              label={`Logs of ${c.name}`}
-              icon={ScrollText}
-              disabled={false}
-              onClick={() => actions.open(c, 'logs')}
-            />
+            {actions.canReadLogs !== false && (
+              <ActionButton
+                label={`Logs of ${c.name}`}
+                icon={ScrollText}
+                disabled={false}
+                onClick={() => actions.open(c, 'logs')}
+              />
+            )}
             <ActionButton
               label={`Restart ${c.name}`}
               icon={RotateCw}

@@ -11,7 +11,7 @@ import { useContainerAction } from '@/lib/container-actions';
 import { useContainerPanels } from '@/lib/container-panels';
 import { containerKeyOf } from '@berth/contracts';
 import { usePreferences } from '@/lib/preferences';
-import { useCan } from '@/hooks/use-can';
+import { useCan, useCanReadLogs } from '@/hooks/use-can';
 import {
   containersQueryOptions,
   hostsQueryOptions,
@@ -134,9 +134,10 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   // A viewer's row actions stay disabled, as while one is pending (the server refuses them).
   const canOperate = useCan('operate');
   const busy = action.isPending || !canOperate;
+  const canReadLogs = useCanReadLogs();
   const rowActions = useMemo(
-    () => ({ act, open, busy, withUpdates, healthChecks, openAlerts }),
-    [act, open, busy, withUpdates, healthChecks, openAlerts],
+    () => ({ act, open, busy, canReadLogs, withUpdates, healthChecks, openAlerts }),
+    [act, open, busy, canReadLogs, withUpdates, healthChecks, openAlerts],
   );
   const linked = params.get('containerId');
   useEffect(() => {

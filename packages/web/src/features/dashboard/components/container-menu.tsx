@@ -2,6 +2,7 @@ import type { Container } from '@berth/contracts';
 import { ExternalLink, FileText, MoreVertical, Play, RotateCw, Square } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
+import { useCanReadLogs } from '@/hooks/use-can';
 import { useContainerAction } from '@/lib/container-actions';
 
 /** Stop and Restart when running, otherwise Start; View Logs; Open WebUI. */
@@ -25,6 +26,7 @@ export function ContainerMenu({ container }: { container: Container }) {
 function ContainerMenuItems({ container }: { container: Container }) {
   const action = useContainerAction();
   const navigate = useNavigate();
+  const canReadLogs = useCanReadLogs();
   const run = (name: 'start' | 'stop' | 'restart') =>
     action.mutate({ hostId: container.host_id, containerId: container.id, action: name });
   return (
@@ -43,13 +45,15 @@ function ContainerMenuItems({ container }: { container: Container }) {
           <Play className="h-4 w-4" /> Start
         </DropdownMenuItem>
       )}
-      <DropdownMenuItem
-        onSelect={() =>
-          void navigate(`/logs?hostId=${container.host_id}&containerId=${container.id}`)
-        }
-      >
-        <FileText className="h-4 w-4" /> View Logs
-      </DropdownMenuItem>
+      {canReadLogs && (
+        <DropdownMenuItem
+          onSelect={() =>
+            void navigate(`/logs?hostId=${container.host_id}&containerId=${container.id}`)
+          }
+        >
+          <FileText className="h-4 w-4" /> View Logs
+        </DropdownMenuItem>
+      )}
       {container.web_ui_url !== null && (
         <DropdownMenuItem
           onSelect={() => window.open(container.web_ui_url ?? '', '_blank', 'noopener')}

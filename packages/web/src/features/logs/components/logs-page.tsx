@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { LogViewer } from '@/components/log-viewer';
 import { PageHeader } from '@/components/page-header';
+import { useCanReadLogs } from '@/hooks/use-can';
 import { containerKeyOf } from '@berth/contracts';
 import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
 import { ContainerPicker, MAX_SELECTED } from './container-picker';
@@ -14,6 +15,7 @@ export function LogsPage() {
   const containers = useQuery(containersQueryOptions()).data;
   const [selected, setSelected] = useState<string[]>([]);
   const [limitHit, setLimitHit] = useState(false);
+  const canReadLogs = useCanReadLogs();
 
   const toggle = (key: string, on: boolean) => {
     if (on && selected.length >= MAX_SELECTED) {
@@ -34,7 +36,12 @@ export function LogsPage() {
         title="Container Logs"
         subtitle="Follow the logs of up to 15 containers at once"
       />
-      {hosts?.length === 0 ? (
+      {!canReadLogs ? (
+        <EmptyState
+          icon={ScrollText}
+          title="Viewers cannot read container logs here: an admin has not allowed it."
+        />
+      ) : hosts?.length === 0 ? (
         <EmptyState icon={ScrollText} title="No hosts available. Add hosts to see containers." />
       ) : containers?.length === 0 ? (
         <EmptyState

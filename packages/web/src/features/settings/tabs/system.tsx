@@ -211,6 +211,34 @@ function AutoRestartDefault({ settings }: { settings: GlobalSettings }) {
   );
 }
 
+/** Logs can hold secrets (tokens, connection strings): viewers read them only if allowed. */
+function ViewerLogs({ settings }: { settings: GlobalSettings }) {
+  const update = useUpdateSettings();
+  const label = 'Viewers may read container logs';
+  return (
+    <SettingRow
+      label={label}
+      description="Off: viewers see no Logs tab or page, and the API refuses them logs. Logs can hold secrets that containers print."
+    >
+      <Switch
+        label={label}
+        checked={settings.viewer_logs}
+        onCheckedChange={(on) =>
+          update.mutate(
+            { viewer_logs: on },
+            {
+              onError: (err) =>
+                toast.error('Failed to update viewer logs', { description: errorText(err) }),
+            },
+          )
+        }
+      >
+        <span className="sr-only">{label}</span>
+      </Switch>
+    </SettingRow>
+  );
+}
+
 /** The System tab, within the settings' bounds: numbers save on blur, the switch on change. */
 export default function SystemSettingsTab() {
   const settings = useSettings();
@@ -230,6 +258,9 @@ export default function SystemSettingsTab() {
           ))}
         </SettingsSection>
       ))}
+      <SettingsSection title="Viewers">
+        <ViewerLogs settings={data} />
+      </SettingsSection>
     </div>
   );
 }

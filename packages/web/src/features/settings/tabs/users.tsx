@@ -15,6 +15,7 @@ import {
   useUpdateUser,
   usersQueryOptions,
 } from '../api/users-api';
+import { AllSessionsSection } from '../components/all-sessions-section';
 import { SettingsSection } from '../components/setting-row';
 import {
   ADMINS_REACH_EVERY_HOST,
@@ -32,8 +33,18 @@ type Open =
   | { kind: 'edit' | 'delete' | 'reset'; user: ManagedUser }
   | { kind: 'password'; user: ManagedUser; password: string };
 
-/** Settings → Users (admins only): who may sign in to Berth, and what each may do. */
+/** Settings → Users (admins only): the users, then everyone's sessions. */
 export default function UsersSettingsTab() {
+  return (
+    <div className="space-y-6">
+      <UsersSection />
+      <AllSessionsSection />
+    </div>
+  );
+}
+
+/** Who may sign in to Berth, and what each may do. */
+function UsersSection() {
   const list = useQuery(usersQueryOptions());
   const [open, setOpen] = useState<Open | null>(null);
   const close = () => setOpen(null);

@@ -9,6 +9,7 @@ import { containerKeyOf } from '@berth/contracts';
 import { formatSince } from '@/lib/format';
 import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions } from '@/lib/queries';
+import { useCanReadLogs } from '@/hooks/use-can';
 import { ContainerLogsPanel } from '../container-logs-panel';
 import { useUpdateRunning } from '../../lib/update-running';
 import { PowerButtons } from '../power-buttons';
@@ -108,6 +109,10 @@ function DetailBody({
   tab: string;
   onTab: (tab: string) => void;
 }) {
+  const canReadLogs = useCanReadLogs();
+  const tabs = DETAIL_TABS.filter((t) => canReadLogs || t.value !== 'logs');
+  // Opened on Logs by someone who may not read them: Info instead.
+  const shown = tabs.some((t) => t.value === tab) ? tab : 'info';
   return (
     <div data-testid="container-detail" className="flex min-h-0 flex-1 flex-col">
       <header className="mb-4 flex items-center gap-3">
@@ -126,14 +131,16 @@ function DetailBody({
           <PowerButtons container={c} variant="dialog" />
         </div>
       </header>
-      <Tabs value={tab} onValueChange={onTab} className="flex min-h-0 flex-1 flex-col">
-        <TabsList tabs={[...DETAIL_TABS]} />
+      <Tabs value={shown} onValueChange={onTab} className="flex min-h-0 flex-1 flex-col">
+        <TabsList tabs={tabs} />
         <TabPanel value="info">
           <InfoTab container={c} />
         </TabPanel>
-        <TabPanel value="logs">
-          <ContainerLogsPanel container={c} heightClass="h-[60vh]" />
-        </TabPanel>
+        {canReadLogs && (
+          <TabPanel value="logs">
+            <ContainerLogsPanel container={c} heightClass="h-[60vh]" />
+          </TabPanel>
+        )}
         <TabPanel value="events">
           <EventsTab container={c} />
         </TabPanel>

@@ -9,6 +9,7 @@ import { stateLabel } from '@/lib/container-state';
 import { formatSince } from '@/lib/format';
 import { containerKeyOf } from '@berth/contracts';
 import { containerEventsQueryOptions, containersQueryOptions } from '@/lib/queries';
+import { useCanReadLogs } from '@/hooks/use-can';
 import { ContainerLogsPanel } from '../container-logs-panel';
 import { PowerButtons } from '../power-buttons';
 import { DrawerOverview } from './drawer-overview';
@@ -38,6 +39,7 @@ export function ContainerDrawer({
     select: ({ containers: all }) => all.find((c) => containerKeyOf(c) === key),
   });
   const c = container.data;
+  const canReadLogs = useCanReadLogs();
   return (
     <Sheet
       open
@@ -54,16 +56,18 @@ export function ContainerDrawer({
         <div data-testid="container-drawer">
           <DrawerSummary container={c} />
           <Tabs defaultValue="overview">
-            <TabsList tabs={TABS} />
+            <TabsList tabs={canReadLogs ? TABS : TABS.filter((t) => t.value !== 'logs')} />
             <TabPanel value="overview">
               <DrawerOverview container={c} />
             </TabPanel>
             <TabPanel value="events">
               <DrawerEvents container={c} />
             </TabPanel>
-            <TabPanel value="logs">
-              <ContainerLogsPanel container={c} heightClass="h-[calc(100vh-12rem)]" />
-            </TabPanel>
+            {canReadLogs && (
+              <TabPanel value="logs">
+                <ContainerLogsPanel container={c} heightClass="h-[calc(100vh-12rem)]" />
+              </TabPanel>
+            )}
           </Tabs>
         </div>
       )}

@@ -1,0 +1,13 @@
+import { SessionsSection } from '../components/sessions-section';
+
+/**
+ * Settings → Security (every role): the caller's own sign-in, one section each. Each section
+ * is its own component, so a new one is a line here.
+ */
+export default function SecuritySettingsTab() {
+  return (
+    <div className="space-y-6">
+      <SessionsSection />
+    </div>
+  );
+}
