@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer's machine-readable `code` (e.g. `second_factor_required`), if it has one. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -52,9 +54,27 @@ function queryString(params: Params | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** The error message: the JSON body's detail, else the plain text, else the status text. */
-async function errorMessage(res: Response): Promise<string> {
+/** An error answer as an ApiError, with its body's `code` when it has one. */
+async function errorOf(res: Response): Promise<ApiError> {
   const text = await res.text();
+  const code = codeOf(text);
+  return new ApiError(res.status, messageOf(text, res.statusText), code);
+}
+
+function codeOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (typeof body === 'object' && body !== null && 'code' in body) {
+      return typeof body.code === 'string' ? body.code : undefined;
+    }
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+/** The error message: the JSON body's detail, else the plain text, else the status text. */
+function messageOf(text: string, statusText: string): string {
   try {
     // { detail: string } (the contracts' errorBodySchema), read by hand: the entry has no zod.
     const body = JSON.parse(text) as unknown;
@@ -68,7 +88,7 @@ async function errorMessage(res: Response): Promise<string> {
   } catch {
     // not JSON
   }
-  return text.trim() !== '' ? text : res.statusText;
+  return text.trim() !== '' ? text : statusText;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
@@ -117,7 +137,7 @@ export async function api<S extends z.ZodType>(
   } catch {
     throw new NetworkError();
   }
-  if (!res.ok) throw new ApiError(res.status, await errorMessage(res));
+  if (!res.ok) throw await errorOf(res);
   return readAnswer(path, await res.text(), await schema);
 }
 

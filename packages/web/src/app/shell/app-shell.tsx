@@ -5,6 +5,7 @@ import { ChangePasswordDialog } from '@/features/auth';
 import { ContainerPanelsProvider } from '@/features/containers/panels';
 import { HostPanelsProvider } from '@/features/hosts/panels';
 import { UpgradeNotice, useTimezoneSync } from '@/features/settings/shell';
+import { useTwoFactorHold } from '@/features/settings/two-factor';
 import { ContainersTableSlot } from '@/lib/containers-table-slot';
 import { useMediaQuery } from '@/hooks/use-media-query';
 import { useFirstScreenSettled } from '@/lib/live/first-screen-settled';
@@ -13,6 +14,7 @@ import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { meQueryOptions } from '@/lib/queries';
 import { BlackoutBanner } from './blackout-banner';
 import { Sidebar } from './sidebar';
+import { TwoFactorHoldDialog } from './two-factor-hold';
 
 // Loaded when a host modal first shows its Containers tab.
 const ScopedContainers = lazy(async () => ({
@@ -35,6 +37,9 @@ export function AppShell() {
   const prefs = usePreferences(user !== undefined && user !== null && !firstLogin);
   const updatePrefs = useUpdatePreferences();
   const signedIn = user !== undefined && user !== null && !firstLogin;
+  // A role that requires two-factor holds an unenrolled user to enrolment, like firstLogin.
+  const twoFactor = useTwoFactorHold(signedIn);
+  const held = firstLogin || twoFactor.held;
   // Reads the first screen does not show (settings, version, upgrade notice) wait until it is drawn.
   const settled = useFirstScreenSettled();
   useTimezoneSync(signedIn && settled);
@@ -49,13 +54,13 @@ export function AppShell() {
   };
   if (!user) return null;
   return (
-    <LiveProvider enabled={!firstLogin}>
+    <LiveProvider enabled={!held}>
       <div className="flex h-full overflow-hidden">
         <Sidebar user={user} collapsed={collapsed} onToggle={toggle} firstScreenSettled={settled} />
         <div className="flex min-w-0 flex-1 flex-col">
           <BlackoutBanner />
           <main className="flex-1 overflow-y-auto px-6 py-6 lg:px-8">
-            {!firstLogin && (
+            {!held && (
               <ContainersTableSlot.Provider value={renderScopedContainers}>
                 <ContainerPanelsProvider>
                   <HostPanelsProvider>
@@ -68,6 +73,7 @@ export function AppShell() {
         </div>
       </div>
       {firstLogin && <ChangePasswordDialog open forced onOpenChange={() => undefined} />}
+      {!firstLogin && twoFactor.held && <TwoFactorHoldDialog onDone={twoFactor.done} />}
       <UpgradeNotice enabled={signedIn && settled} />
     </LiveProvider>
   );

@@ -7,6 +7,7 @@ import { Label } from '@/components/ui/label';
 import { ApiError, NetworkError } from '@/lib/api-client';
 import { useLogin } from '../api/auth-api';
 import { pendingPassword } from '../pending-password';
+import { SecondFactorField, type SecondFactorKind } from './second-factor-field';
 
 /** The sign-in error texts by cause. */
 function loginErrorText(err: unknown): string {
@@ -27,6 +28,9 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The second step, after a right password of a user with two-factor sign-in.
+  const [factor, setFactor] = useState<SecondFactorKind | null>(null);
+  const [code, setCode] = useState('');
   const login = useLogin();
 
   const submit = async (e: SyntheticEvent) => {
@@ -35,13 +39,27 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
       setError('Please enter both username and password');
       return;
     }
+    if (factor !== null && code.trim() === '') {
+      setError('Please enter the code');
+      return;
+    }
     try {
-      const user = await login.mutateAsync({ username: username.trim(), password });
+      const user = await login.mutateAsync({
+        username: username.trim(),
+        password,
+        ...(factor !== null && { second_factor_code: code.trim() }),
+      });
       if (user.is_first_login) pendingPassword.set(password);
       // The shell compares the browser's timezone offset with the stored one once signed in.
       // The signed-in user is now cached: the /login route moves on to where they were going.
     } catch (err) {
-      setError(loginErrorText(err));
+      if (err instanceof ApiError && err.code === 'second_factor_required') {
+        setFactor('code');
+        setError(null);
+        return;
+      }
+      const wrongCode = factor !== null && err instanceof ApiError && err.status === 401;
+      setError(wrongCode ? err.message : loginErrorText(err));
     }
   };
 
@@ -62,7 +80,7 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
           <h1 className="text-2xl font-semibold text-white">Berth</h1>
           <p className="text-sm text-slate-400">Docker Container Monitor</p>
         </div>
-        <div>
+        <div className={factor !== null ? 'hidden' : undefined}>
           <Label htmlFor="login-username">Username</Label>
           <Input
             id="login-username"
@@ -76,7 +94,7 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
             }}
           />
         </div>
-        <div>
+        <div className={factor !== null ? 'hidden' : undefined}>
           <Label htmlFor="login-password">Password</Label>
           <Input
             id="login-password"
@@ -90,6 +108,17 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
             }}
           />
         </div>
+        {factor !== null && (
+          <SecondFactorField
+            kind={factor}
+            value={code}
+            onChange={(value) => {
+              setCode(value);
+              setError(null);
+            }}
+            onKindChange={setFactor}
+          />
+        )}
         <FormError message={error} />
         <Button
           type={prerendered ? 'button' : 'submit'}
@@ -97,7 +126,7 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
           className="w-full"
           disabled={login.isPending}
         >
-          {login.isPending ? 'Logging in...' : 'Log In'}
+          {login.isPending ? 'Logging in...' : factor !== null ? 'Verify' : 'Log In'}
         </Button>
       </form>
     </div>

@@ -1,4 +1,5 @@
 import { SessionsSection } from '../components/sessions-section';
+import { TwoFactorSection } from '../components/two-factor-section';
 
 /**
  * Settings → Security (every role): the caller's own sign-in, one section each. Each section
@@ -7,6 +8,7 @@ import { SessionsSection } from '../components/sessions-section';
 export default function SecuritySettingsTab() {
   return (
     <div className="space-y-6">
+      <TwoFactorSection />
       <SessionsSection />
     </div>
   );

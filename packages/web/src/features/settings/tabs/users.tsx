@@ -16,6 +16,7 @@ import {
   usersQueryOptions,
 } from '../api/users-api';
 import { AllSessionsSection } from '../components/all-sessions-section';
+import { ResetTwoFactorDialog } from '../components/reset-two-factor-dialog';
 import { SettingsSection } from '../components/setting-row';
 import {
   ADMINS_REACH_EVERY_HOST,
@@ -30,7 +31,7 @@ const dateOf = (iso: string) =>
 
 type Open =
   | { kind: 'add' }
-  | { kind: 'edit' | 'delete' | 'reset'; user: ManagedUser }
+  | { kind: 'edit' | 'delete' | 'reset' | 'reset-two-factor'; user: ManagedUser }
   | { kind: 'password'; user: ManagedUser; password: string };
 
 /** Settings → Users (admins only): the users, then everyone's sessions. */
@@ -73,6 +74,9 @@ function UsersSection() {
       {open?.kind === 'add' && <AddUserDialog onClose={close} />}
       {open?.kind === 'edit' && <EditUserDialog user={open.user} onClose={close} />}
       {open?.kind === 'delete' && <DeleteDialog user={open.user} onClose={close} />}
+      {open?.kind === 'reset-two-factor' && (
+        <ResetTwoFactorDialog user={open.user} onClose={close} />
+      )}
       {open?.kind === 'reset' && (
         <ResetDialog
           user={open.user}
@@ -178,6 +182,9 @@ function RowMenu({ user, onOpen }: { user: ManagedUser; onOpen: (open: Open) => 
       <DropdownMenuItem onSelect={() => onOpen({ kind: 'edit', user })}>Edit…</DropdownMenuItem>
       <DropdownMenuItem onSelect={() => onOpen({ kind: 'reset', user })}>
         Reset password…
+      </DropdownMenuItem>
+      <DropdownMenuItem onSelect={() => onOpen({ kind: 'reset-two-factor', user })}>
+        Reset two-factor…
       </DropdownMenuItem>
       <DropdownMenuItem onSelect={end}>End sessions</DropdownMenuItem>
       <DropdownMenuItem onSelect={toggle}>{user.disabled ? 'Enable' : 'Disable'}</DropdownMenuItem>
