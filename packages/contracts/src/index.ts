@@ -19,6 +19,7 @@ export * from './notifications.js';
 export * from './preferences.js';
 export * from './sessions.js';
 export * from './settings.js';
+export * from './sso.js';
 export * from './two-factor.js';
 export * from './updates.js';
 export * from './users.js';

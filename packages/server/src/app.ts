@@ -15,6 +15,7 @@ import { eventsRoutes } from './modules/events/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import { mqttRoutes } from './modules/mqtt/index.js';
+import { ssoPublicRoutes, ssoSettingsRoutes } from './modules/sso/index.js';
 import { notificationsRoutes } from './modules/notifications/index.js';
 import { apiKeysRoutes } from './modules/api-keys/index.js';
 import { apiDocsRoutes, registerOpenApi } from './modules/api-docs/index.js';
@@ -136,6 +137,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       auditRequests(api, services.audit);
       systemRoutes(api, { db, version: services.version });
       publicAuthRoutes(api, authOptions);
+      ssoPublicRoutes(api, { sso: services.sso, secureCookies: config.secureCookies });
       // Agents authenticate with their own enrollment token or secret, never a session.
       agentConnectRoutes(api, { agents: services.agents });
       await api.register((signedIn, _opts, done) => {
@@ -177,6 +179,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
           channelRules: services.alerts.rules,
         });
         mqttRoutes(signedIn, services);
+        ssoSettingsRoutes(signedIn, { sso: services.sso, secureCookies: config.secureCookies });
         metricsExportRoutes(signedIn, services);
         done();
       });

@@ -55,6 +55,7 @@ import {
 import { readVersion, ReleaseFeedChecker } from './modules/system/index.js';
 import { createTwoFactorStore, TwoFactorService } from './modules/two-factor/index.js';
 import { createUpdatesStore, UpdatesService } from './modules/updates/index.js';
+import { createSsoStore, SsoService } from './modules/sso/index.js';
 import { createUsersStore, UsersService } from './modules/users/index.js';
 import { LiveHub } from './platform/live-hub.js';
 import { SecretBox } from './platform/secret-box.js';
@@ -103,6 +104,8 @@ export interface AppServices {
   upgradeNotice: UpgradeNoticeService;
   /** MQTT with Home Assistant discovery (Settings → Integrations). */
   mqtt: MqttService;
+  /** Single sign-on with an OpenID Connect provider (Settings → Authentication). */
+  sso: SsoService;
 }
 
 /** The composition root: every service built once, each given what it needs. */
@@ -308,6 +311,14 @@ export async function createServices(
     secondFactor: (user, code) => twoFactor.verifySignIn(user, code),
     sessionHold: (user, method) => twoFactor.hold(user, method),
   });
+  const sso = new SsoService({
+    store: createSsoStore(db),
+    box: SecretBox.open(config.dataDir),
+    auth,
+    audit,
+  });
+  // Once password sign-in is off, only admins keep theirs (break-glass).
+  auth.useSignInChecks({ passwordSignIn: (user) => sso.checkPasswordSignIn(user) });
   const apiKeys = new ApiKeysService(createApiKeysStore(db), {
     userById: (id) => auth.user(id),
     recordEvent: (event) => events.record(event),
@@ -391,5 +402,6 @@ export async function createServices(
     release,
     upgradeNotice: new UpgradeNoticeService(createUpgradeNoticeStore(db), version),
     mqtt,
+    sso,
   };
 }

@@ -4,6 +4,7 @@ import type { Generated } from 'kysely';
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  sso_identities: SsoIdentitiesTable;
   settings: SettingsTable;
   user_preferences: UserPreferencesTable;
   user_seen_versions: UserSeenVersionsTable;
@@ -50,6 +51,15 @@ export interface SessionsTable {
   user_agent: string | null;
   /** password | sso */
   auth_method: Generated<string>;
+}
+
+/** A provider account (issuer and subject) linked to a Berth user (single sign-on). */
+export interface SsoIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  created_at: string;
+  last_sign_in_at: string;
 }
 
 export interface SettingsTable {

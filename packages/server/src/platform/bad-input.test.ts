@@ -20,6 +20,13 @@ const PUBLIC_ROUTES = new Set([
   // Agents authenticate with their own headers (modules/agents tests the refusals).
   'POST /api/agents/enroll',
   'GET /api/agents/connect',
+  // Single sign-on before anyone signed in (the sso tests check its refusals).
+  'GET /api/v2/auth/sso',
+  'HEAD /api/v2/auth/sso',
+  'GET /api/v2/auth/sso/start',
+  'HEAD /api/v2/auth/sso/start',
+  'GET /api/v2/auth/sso/callback',
+  'HEAD /api/v2/auth/sso/callback',
 ]);
 const apiRoutes = () =>
   t.app.routeTable.filter(

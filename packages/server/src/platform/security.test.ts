@@ -23,6 +23,10 @@ afterAll(() => t.close());
 const PUBLIC_ROUTES = new Set([
   'GET /api/health',
   'POST /api/v2/auth/login',
+  // Single sign-on: what the login page shows, the start, and the provider's way back.
+  'GET /api/v2/auth/sso',
+  'GET /api/v2/auth/sso/start',
+  'GET /api/v2/auth/sso/callback',
   'POST /api/agents/enroll',
   'GET /api/agents/connect',
 ]);

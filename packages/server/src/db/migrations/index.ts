@@ -19,6 +19,7 @@ import * as m0018 from './0018-api-keys.js';
 import * as m0019 from './0019-audit-log.js';
 import * as m0020 from './0020-user-roles.js';
 import * as m0021 from './0021-sessions-and-scopes.js';
+import * as m0022 from './0022-single-sign-on.js';
 import * as m0023 from './0023-two-factor.js';
 
 /**
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   '0019-audit-log': m0019,
   '0020-user-roles': m0020,
   '0021-sessions-and-scopes': m0021,
+  '0022-single-sign-on': m0022,
   '0023-two-factor': m0023,
 };

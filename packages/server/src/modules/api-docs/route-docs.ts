@@ -20,6 +20,8 @@ const RESPONSES_IN_DOCS_ONLY: Record<string, () => Record<string, unknown>> = {
   // Streamed CSV and Prometheus' text format: not JSON.
   'GET /api/audit/export.csv': () => ({ 200: textAnswer('text/csv') }),
   'GET /metrics': () => ({ 200: textAnswer('text/plain') }),
+  // Single sign-on's landing page, which moves on to the app (its 302 is below).
+  'GET /api/v2/auth/sso/callback': () => ({ 200: textAnswer('text/html') }),
   // This document itself.
   'GET /api/openapi.json': () => ({
     200: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
@@ -49,6 +51,11 @@ type ErrorStatus = keyof typeof ERROR_ANSWERS;
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const WEBSOCKET_UPGRADES = new Set(['GET /api/agents/connect']);
+/** Routes a browser is sent to, that answer by sending it on. */
+const REDIRECTS: Record<string, string> = {
+  'GET /api/v2/auth/sso/start': "Found: to the provider's sign-in, or to /login with the reason",
+  'GET /api/v2/auth/sso/callback': 'Found: refused, to /login, which shows the reason',
+};
 
 /** The error statuses a route may answer, from its method, permission, path and input. */
 export function errorStatuses(
@@ -145,6 +152,8 @@ export function documentRoute(input: TransformInput): ReturnType<typeof jsonSche
       description: 'Switching Protocols: the connection becomes a WebSocket',
     };
   }
+  const redirect = REDIRECTS[name];
+  if (redirect !== undefined) responses['302'] = { type: 'null', description: redirect };
   const permission = route.config?.permission ?? permissionOf(method, url);
   for (const status of errorStatuses(name, schema, permission)) {
     responses[status] ??= { 'x-response-description': ERROR_ANSWERS[status], ...errorBodyJson() };

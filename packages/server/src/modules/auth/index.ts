@@ -10,11 +10,12 @@ export {
   type ApiKeyIdentity,
   type Principal,
 } from './auth.guard.js';
-export { protectedAuthRoutes, publicAuthRoutes } from './auth.routes.js';
+export { clientOf, protectedAuthRoutes, publicAuthRoutes } from './auth.routes.js';
 export {
   AuthService,
   roleOf,
   SECOND_FACTOR_REQUIRED,
+  SESSION_MAX_AGE_MS,
   toUserResponse,
   type ClientInfo,
   type SecondFactorVerdict,

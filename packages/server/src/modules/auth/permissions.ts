@@ -80,6 +80,8 @@ const ADMIN = [
   'PUT /api/settings/two-factor',
   'GET /api/sessions',
   'DELETE /api/sessions/:id',
+  // Single sign-on's settings name the provider and its client.
+  'GET /api/v2/auth/sso/settings',
 ];
 
 /**
@@ -91,6 +93,10 @@ const LOG_READS = ['GET /api/hosts/:hostId/containers/:containerId/logs'];
 const PUBLIC = [
   'GET /api/health',
   'POST /api/v2/auth/login',
+  // Single sign-on: the login page's view, the start, and the provider's redirect back.
+  'GET /api/v2/auth/sso',
+  'GET /api/v2/auth/sso/start',
+  'GET /api/v2/auth/sso/callback',
   'POST /api/agents/enroll',
   'GET /api/agents/connect',
 ];

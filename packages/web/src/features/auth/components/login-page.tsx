@@ -5,8 +5,10 @@ import { FormError } from '@/components/ui/form-error';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { ApiError, NetworkError } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
 import { useLogin } from '../api/auth-api';
 import { pendingPassword } from '../pending-password';
+import { SsoSignIn, useSsoSignIn } from './sso-sign-in';
 import { SecondFactorField, type SecondFactorKind } from './second-factor-field';
 
 /** The sign-in error texts by cause. */
@@ -16,6 +18,8 @@ function loginErrorText(err: unknown): string {
   if (err instanceof ApiError && err.status === 401) return 'Invalid username or password';
   if (err instanceof ApiError && err.status === 429)
     return 'Too many login attempts. Please try again later.';
+  // Refused with a reason (password sign-in is off for this user): the server's words.
+  if (err instanceof ApiError && err.status === 403) return err.message;
   return 'Login failed. Please try again.';
 }
 
@@ -32,6 +36,7 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
   const [factor, setFactor] = useState<SecondFactorKind | null>(null);
   const [code, setCode] = useState('');
   const login = useLogin();
+  const sso = useSsoSignIn(prerendered);
 
   const submit = async (e: SyntheticEvent) => {
     e.preventDefault();
@@ -70,16 +75,25 @@ export function LoginPage({ prerendered = false }: { prerendered?: boolean }) {
     <div className="flex min-h-full items-center justify-center p-6">
       <form
         onSubmit={(e) => void submit(e)}
-        className="w-full max-w-sm space-y-5 rounded-2xl border border-slate-800 bg-slate-900 p-8"
+        className={cn(
+          'w-full max-w-sm space-y-5 rounded-2xl border border-slate-800 bg-slate-900 p-8',
+          // Password sign-in off: only the header and single sign-on show, until asked.
+          !sso.passwordShown && '[&>:not([data-keep])]:hidden',
+        )}
         noValidate
       >
-        <div className="flex flex-col items-center gap-2 text-center">
+        <div className="flex flex-col items-center gap-2 text-center" data-keep>
           <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-accent/15 text-accent">
             <Anchor className="h-6 w-6" aria-hidden />
           </span>
           <h1 className="text-2xl font-semibold text-white">Berth</h1>
           <p className="text-sm text-slate-400">Docker Container Monitor</p>
         </div>
+        <SsoSignIn
+          info={sso.info}
+          passwordShown={sso.passwordShown}
+          onAskPassword={sso.askPassword}
+        />
         <div className={factor !== null ? 'hidden' : undefined}>
           <Label htmlFor="login-username">Username</Label>
           <Input
