@@ -1,5 +1,5 @@
 import type { Browser } from '@playwright/test';
-import type { CreatedUser } from '@berth/contracts';
+import type { Container, CreatedUser } from '@berth/contracts';
 import { apiFor } from '../fixtures/api.js';
 import { TestContainers } from '../fixtures/docker.js';
 import { hostPayload } from '../fixtures/rig.js';
@@ -89,6 +89,12 @@ test('an admin ends a user’s session, and decides whether viewers read logs', 
   const api = await apiFor(readyServer.url);
   await api.post('/hosts', hostPayload('plain', 'sessions-edge'));
   const name = containers.run('plain', 'sessions-web');
+  // Listed before the viewer signs in, so the viewer's first list holds it.
+  await expect
+    .poll(async () => (await api.get<Container[]>('/containers')).some((c) => c.name === name), {
+      timeout: 15_000,
+    })
+    .toBe(true);
   const created = await api.post<CreatedUser>('/users', { username: 'vale', role: 'viewer' });
 
   const looker = await userBrowser(browser, readyServer.url, 'vale', created.password);
