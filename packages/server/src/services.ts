@@ -38,7 +38,11 @@ import {
   registeredHost,
   type ProbeEngine,
 } from './modules/hosts/index.js';
-import { agentEngineDisk, MonitorService } from './modules/monitor/index.js';
+import {
+  agentEngineDisk,
+  createContainerStatesStore,
+  MonitorService,
+} from './modules/monitor/index.js';
 import { createMqttStore, MqttService } from './modules/mqtt/index.js';
 import { samplesFromAgent } from './modules/stats/index.js';
 import { createNotificationsStore, NotificationsService } from './modules/notifications/index.js';
@@ -172,6 +176,7 @@ export async function createServices(
     settings,
     hosts,
     statsSource: config.statsSource,
+    containerStates: createContainerStatesStore(db),
     agentDisk: (url) => {
       const agentId = agentWork.agentFor(url, 'host-metrics');
       return agentId === null ? null : agentEngineDisk(agentWork.hostMetrics(agentId));

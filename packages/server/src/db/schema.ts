@@ -10,6 +10,7 @@ export interface Database {
   user_seen_versions: UserSeenVersionsTable;
   hosts: HostsTable;
   container_settings: ContainerSettingsTable;
+  container_states: ContainerStatesTable;
   events: EventsTable;
   events_search_partitions: EventsSearchPartitionsTable;
   alerts: AlertsTable;
@@ -120,6 +121,15 @@ export interface ContainerSettingsTable {
   updated_at: string;
   /** When the monitor last saw the container (retention of unused tags); null: not yet. */
   last_seen_at: string | null;
+}
+
+/** A container as the monitor last saw it, kept with its host's last event time. */
+export interface ContainerStatesTable {
+  host_id: string;
+  /** Short id. */
+  container_id: string;
+  name: string;
+  state: string;
 }
 
 export interface EventsTable {

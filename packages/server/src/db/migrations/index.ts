@@ -21,6 +21,7 @@ import * as m0020 from './0020-user-roles.js';
 import * as m0021 from './0021-sessions-and-scopes.js';
 import * as m0022 from './0022-single-sign-on.js';
 import * as m0023 from './0023-two-factor.js';
+import * as m0024 from './0024-container-states.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0021-sessions-and-scopes': m0021,
   '0022-single-sign-on': m0022,
   '0023-two-factor': m0023,
+  '0024-container-states': m0024,
 };

@@ -37,7 +37,7 @@ export function engineEventRecord(
 /** State changes the replayed events did not explain (the engine's event buffer is finite). */
 export function driftRecords(
   host: HostRef,
-  before: Iterable<[string, Readonly<EngineContainer>]>,
+  before: Iterable<[string, { name: string; state: string }]>,
   after: ReadonlyMap<string, Readonly<EngineContainer>>,
 ): EventInput[] {
   const records: EventInput[] = [];

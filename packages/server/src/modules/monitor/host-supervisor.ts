@@ -122,10 +122,12 @@ export class HostSupervisor {
     this.connect().catch((err: unknown) => this.ctx.log.error({ err }, 'engine connect crashed'));
   }
 
-  stop(): void {
+  /** Stops watching; `save: false` for a host being removed (nothing of it is kept). */
+  stop({ save = true } = {}): void {
     this.generation++;
     this.teardown();
     clearTimeout(this.retryTimer);
+    if (!save) return;
     this.sync
       .flushEventTime()
       .catch((err: unknown) =>
@@ -218,7 +220,7 @@ export class HostSupervisor {
         await this.followEvents(gen, engine, engineNow);
         await this.sync.resync(() => gen === this.generation, engine);
       } else {
-        await this.catchUp(gen, engine, gapFrom, Date.parse(info.SystemTime ?? '') / 1000);
+        await this.catchUp(gen, engine, gapFrom);
       }
       if (gen !== this.generation) return;
       this.attempts = 0;
@@ -230,17 +232,16 @@ export class HostSupervisor {
   }
 
   /**
-   * After a gap (a cut, Berth's restart): the gap's events, then the list, then the live
-   * stream. Replayed on the live stream they came in after its headers, often after the
-   * resync had already logged their changes as drift, so each change of the gap was logged
-   * twice, the second time with a wrong old state. Replayed first, as a finite stream up to
-   * the engine's clock at this connect, they are in the picture before the resync, whose
-   * drift is then only what they cannot explain (an engine restart loses its event history).
+   * After a gap (a cut, Berth's restart): the list and the gap's events up to the engine's
+   * clock after it (container-sync.ts says why in that order), then the live stream.
    */
-  private async catchUp(gen: number, engine: Engine, gapFrom: number, engineClock: number) {
-    // Without the engine's clock (NaN) `until` could lie ahead of it and hold the call open.
-    if (Math.floor(gapFrom) <= engineClock) await this.replay(gen, engine, gapFrom, engineClock);
-    await this.sync.resync(() => gen === this.generation, engine);
+  private async catchUp(gen: number, engine: Engine, gapFrom: number) {
+    await this.sync.catchUp(
+      () => gen === this.generation,
+      engine,
+      gapFrom,
+      (until) => this.replay(engine, gapFrom, until),
+    );
     if (gen !== this.generation) return;
     // From the newest event applied, not the replay's end: an event stamped before that end
     // but published after the replay was read comes now; what was applied is dropped again
@@ -250,16 +251,22 @@ export class HostSupervisor {
   }
 
   /**
-   * The engine's events from `since` to `until`, applied as the live stream's are, waited
+   * The engine's events from `since` to `until` (the engine keeps a bounded history), waited
    * for within the engine call timeout (a failure or a timeout fails the connect).
    */
-  private async replay(gen: number, engine: Engine, since: number, until: number): Promise<void> {
+  private async replay(engine: Engine, since: number, until: number): Promise<EngineEvent[]> {
     const opened = { stream: null as EngineEventStream | null, over: false };
+    const events: EngineEvent[] = [];
     const ended = new Promise<void>((resolve, reject) => {
       engine
         .events(
           { since, until, filters: EVENT_FILTERS },
-          { ...this.eventHandlers(gen), onError: reject, onEnd: resolve },
+          {
+            onEvent: (ev) => events.push(ev),
+            onDroppedLine: this.droppedLine,
+            onError: reject,
+            onEnd: resolve,
+          },
         )
         .then((stream) => {
           if (opened.over) stream.close();
@@ -272,16 +279,11 @@ export class HostSupervisor {
       opened.over = true;
       opened.stream?.close();
     }
+    return events;
   }
 
-  /** What the event streams of connection `gen` do with their events. */
-  private eventHandlers(gen: number) {
-    return {
-      onEvent: (ev: EngineEvent) => this.sync.event(() => gen === this.generation, ev),
-      onDroppedLine: (dropped: number) =>
-        this.ctx.log.warn({ host: this.host.name, dropped }, 'oversized engine event dropped'),
-    };
-  }
+  private readonly droppedLine = (dropped: number) =>
+    this.ctx.log.warn({ host: this.host.name, dropped }, 'oversized engine event dropped');
 
   /**
    * Opens the event stream; `since` replays what happened while we were away. An engine
@@ -292,7 +294,8 @@ export class HostSupervisor {
     const stream = await engine.events(
       { since, filters: EVENT_FILTERS },
       {
-        ...this.eventHandlers(gen),
+        onEvent: (ev) => this.sync.event(() => gen === this.generation, ev),
+        onDroppedLine: this.droppedLine,
         onError: (err) => this.fail(gen, err),
         onEnd: () => this.fail(gen, new EngineError('Event stream closed by the engine')),
       },

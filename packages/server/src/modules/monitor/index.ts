@@ -12,3 +12,4 @@ export type {
 } from './fleet.js';
 export { MonitorService, type MonitorDeps } from './monitor.service.js';
 export { agentEngineDisk } from './engine-disk.js';
+export { createContainerStatesStore, type ContainerStatesStore } from './container-states.store.js';

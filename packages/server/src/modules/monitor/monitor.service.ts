@@ -5,6 +5,7 @@ import type { LiveHub } from '../../platform/live-hub.js';
 import type { EventsService } from '../events/index.js';
 import type { EngineTarget, HostsService } from '../hosts/index.js';
 import type { SettingsService } from '../settings/index.js';
+import type { ContainerStatesStore } from './container-states.store.js';
 import type {
   ContainerStats,
   RemoteFileSamples,
@@ -36,6 +37,8 @@ export interface MonitorDeps {
   /** Where hosts come from: read at start, then followed through its events. */
   hosts: Pick<HostsService, 'engineTargets' | 'saveEngineFacts' | 'on'>;
   statsSource: StatsSource;
+  /** Each host's containers as last seen: where replayed events start after a restart. */
+  containerStates: ContainerStatesStore;
   /**
    * The disk of a host whose agent reads it next to the engine (decision 023); null when
    * the host has no such agent, and Berth measures what it can itself.
@@ -225,6 +228,7 @@ export class MonitorService implements Fleet {
       agentStats: (id) => this.deps.agentStats?.(this.urls.get(id) ?? '') ?? null,
       timeoutMs: () => this.deps.settings.get().connection_timeout * 1000,
       record: (event) => this.deps.events.record(event),
+      containerStates: this.deps.containerStates,
       saveFacts: (id, facts) => this.deps.hosts.saveEngineFacts(id, facts),
       containersChanged: () => this.changed(),
       containerEvent: (event) => this.emitter.emit('containerChanged', event),
@@ -253,7 +257,8 @@ export class MonitorService implements Fleet {
   }
 
   private hostRemoved(hostId: string): void {
-    this.supervisors.get(hostId)?.stop();
+    // Its rows went with it; a last save would only fail on the missing host.
+    this.supervisors.get(hostId)?.stop({ save: false });
     this.supervisors.delete(hostId);
     this.urls.delete(hostId);
     this.hostSparklineSets.forget(hostId);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EventInput } from '../events/index.js';
 import type { EngineTarget } from '../hosts/index.js';
 import type { RemoteFileSamples, StatsSource } from '../stats/index.js';
+import type { ContainerStatesStore } from './container-states.store.js';
 import type { FleetEventMap } from './fleet.js';
 
 // What a HostSupervisor is given: the host it watches and what it may call back into.
@@ -32,6 +33,8 @@ export interface SupervisorContext {
     hostId: string,
     facts: Partial<EngineFacts> & { last_event_at?: number },
   ) => Promise<void>;
+  /** Each host's containers as last seen, kept across restarts. */
+  containerStates: ContainerStatesStore;
   /** Containers or their states changed: publish now, not on the next tick. */
   containersChanged: (hostId: string) => void;
   statusChanged: (hostId: string, status: HostStatus, error: string | null) => void;
