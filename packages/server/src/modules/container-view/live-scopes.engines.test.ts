@@ -230,4 +230,36 @@ describe('live messages by host scope', () => {
       opSpec.close();
     }
   }, 150_000);
+
+  it("narrows a second admin's open socket when it is made a staging operator", async () => {
+    const other = await userSignedIn(t.app, adminCookie, `ls-admin-${run}`, 'admin');
+    const live = await watch(other.cookie, 2);
+    try {
+      const prod = hostIdOf('prod');
+      const holdsProd = () => live.state()?.containers.some((c) => c.host_id === prod) ?? false;
+      await waitFor('the admin socket holds prod containers', holdsProd, 30_000);
+      const demoted = await api.patch(`/users/${other.id}`, {
+        role: 'operator',
+        host_tags: ['staging'],
+      });
+      expect(demoted.status).toBe(200);
+      // The answer comes after the socket took its new scope: its full state is on the way.
+      await waitFor('the demoted socket drops prod', () => !holdsProd(), 5_000);
+      const mark = live.texts.length;
+      await waitFor(
+        'two more containers_update',
+        () =>
+          live.messages.filter((m) => m.type === 'containers_update').length > 2 &&
+          live.texts.length > mark + 2,
+      );
+      expect(live.naming(prod, mark)).toEqual([]);
+      const last = live.messages.findLast((m) => m.type === 'initial_state');
+      expect(last?.type === 'initial_state' && last.data.hosts.map((h) => h.id)).toEqual([
+        hostIdOf('staging'),
+      ]);
+      expect(live.closed()).toBeNull();
+    } finally {
+      live.close();
+    }
+  }, 60_000);
 });
