@@ -46,10 +46,10 @@ if (trees.length === 0)
 async function start(tree: string) {
   const dist = join(tree, 'packages/server/dist');
   const { buildApp } = (await import(pathToFileURL(join(dist, 'app.js')).href)) as {
-    buildApp(config: unknown): Promise<App>;
+    buildApp: (config: unknown) => Promise<App>;
   };
   const { loadConfig } = (await import(pathToFileURL(join(dist, 'config/config.js')).href)) as {
-    loadConfig(env: Record<string, string>): unknown;
+    loadConfig: (env: Record<string, string>) => unknown;
   };
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-auth-'));
   const app = await buildApp(
