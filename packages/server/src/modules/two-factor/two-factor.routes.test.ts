@@ -1,4 +1,4 @@
-import type { RecoveryCodes, TwoFactorEnrolment } from '@berth/contracts';
+import type { CreatedApiKey, RecoveryCodes, TwoFactorEnrolment } from '@berth/contracts';
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -162,6 +162,20 @@ describe('roles that must use two-factor', () => {
       .where('user_id', '=', op.id)
       .execute();
     expect((await call('GET', '/api/hosts', op.cookie)).statusCode).toBe(200);
+  });
+
+  it("does not hold the user's API keys: a key never reaches the account routes anyway", async () => {
+    const op = await userSignedIn(t.app, admin, 'kim', 'operator');
+    const made = await call('POST', '/api/api-keys', op.cookie, { name: 'ci', scope: 'read' });
+    expect(made.statusCode).toBe(201);
+    const { key } = made.json<CreatedApiKey>();
+    await call('PUT', '/api/settings/two-factor', admin, { required_roles: ['operator'] });
+    expect((await call('GET', '/api/hosts', op.cookie)).statusCode).toBe(403);
+    const byKey = await t.app.inject({
+      url: '/api/hosts',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(byKey.statusCode).toBe(200);
   });
 
   it('keeps the policy and the reset for admins', async () => {
