@@ -299,6 +299,27 @@ describe('single sign-on with a real OpenID provider', () => {
     expect((await signOn('admin', ['berth-admins'])).role).toBe('admin');
   });
 
+  it('says the provider refused when the user cancels there; a crafted error link shows nothing of its own', async () => {
+    await configure();
+    const browser = new CookieBrowser();
+    const login = await browser.go(`${berth}/api/v2/auth/sso/start`, {}, CALLBACK());
+    const abort = /<a href="([^"]+)">\[ Cancel \]<\/a>/.exec(login.body)?.[1] ?? '';
+    const back = await browser.go(new URL(abort, login.url).toString(), {}, CALLBACK());
+    const cancelled = await finishAt(browser, back.location ?? '');
+    expect(cancelled.session).toBeUndefined();
+    expect(cancelled.reason.error).toMatch(/^The provider refused the sign-in: access_denied/);
+
+    // Mid sign-on, a link to the callback with an error of someone else's words and no state.
+    const victim = new CookieBrowser();
+    await victim.go(`${berth}/api/v2/auth/sso/start`, {}, provider.issuer);
+    const crafted = await finishAt(
+      victim,
+      `${CALLBACK()}?error=access_denied&error_description=Call+0800+to+unlock`,
+    );
+    expect(crafted.reason.error).toMatch(/\(state\)/);
+    expect(crafted.reason.error).not.toContain('0800');
+  });
+
   it('with password sign-in off, only admins keep their password', async () => {
     await configure({ password_sign_in_disabled: true });
     const info = await new CookieBrowser().go(`${berth}/api/v2/auth/sso`);
@@ -326,6 +347,22 @@ describe('single sign-on with a real OpenID provider', () => {
     });
     expect(admin2.statusCode).toBe(200);
     await configure({ password_sign_in_disabled: false });
+  });
+
+  // Last: it leaves this address over its limit of failed starts for ten minutes.
+  it('tells an address that keeps failing to start to wait, without asking the provider', async () => {
+    await configure({ issuer_url: `http://127.0.0.1:${await closedPort()}` });
+    const browser = new CookieBrowser();
+    const reasons: (string | null)[] = [];
+    // The provider-down test above failed once from this address already.
+    for (let i = 0; i < 31 && reasons.at(-1)?.startsWith('Too many') !== true; i++) {
+      await browser.go(`${berth}/api/v2/auth/sso/start`, {}, `${berth}/login`);
+      const info = await browser.go(`${berth}/api/v2/auth/sso`);
+      reasons.push((JSON.parse(info.body) as SsoLoginInfo).error);
+    }
+    expect(reasons.length).toBe(30);
+    expect(reasons.at(-2)).toMatch(/^Could not reach/);
+    expect(reasons.at(-1)).toBe('Too many failed sign-in attempts. Please try again later.');
   });
 });
 

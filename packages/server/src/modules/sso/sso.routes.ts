@@ -60,7 +60,9 @@ export function ssoPublicRoutes(app: FastifyInstance, opts: SsoRoutesOptions): v
     const refusal = err instanceof SsoRefusal ? err : null;
     const reason = refusal?.message ?? `Single sign-on failed: ${reasonOf(err)}`;
     if (refusal === null) request.log.error({ err }, 'single sign-on failed');
-    sso.record(clientOf(request), { actor: refusal?.actor ?? null, error: reason });
+    if (refusal?.audited !== false) {
+      sso.record(clientOf(request), { actor: refusal?.actor ?? null, error: reason });
+    }
     void reply.setCookie(
       ERROR_COOKIE,
       sso.sealError(reason),
@@ -85,7 +87,7 @@ export function ssoPublicRoutes(app: FastifyInstance, opts: SsoRoutesOptions): v
 
   api.get('/v2/auth/sso/start', async (request, reply) => {
     try {
-      const { location, flow } = await sso.start(redirectUriOf(request));
+      const { location, flow } = await sso.start(redirectUriOf(request), request.ip);
       void reply.setCookie(
         FLOW_COOKIE,
         flow,

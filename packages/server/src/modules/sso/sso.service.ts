@@ -11,6 +11,7 @@ import {
 import type { Configuration } from 'openid-client';
 import type { AuditService } from '../audit/index.js';
 import { hashPassword, type AuthService, type ClientInfo } from '../auth/index.js';
+import { AttemptWindow } from '../../platform/attempt-window.js';
 import { badRequest, forbidden } from '../../platform/http-errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import {
@@ -35,6 +36,12 @@ export const ERROR_TTL_MS = 5 * 60 * 1000;
 const CONFIG_REUSE_MS = 15 * 60 * 1000;
 /** Finished sign-ons' states are remembered (each for its flow's life), at most this many. */
 const USED_STATES_MAX = 10_000;
+/**
+ * Failed starts (the provider down) one address may make in the window: each costs a request
+ * to the provider and an audit row. Past it the address is told to wait, with neither.
+ */
+const FAILED_STARTS_PER_ADDRESS = 30;
+const NOT_ENABLED = () => new SsoRefusal('Single sign-on is not enabled', null, false);
 
 /** A sign-on refused: the reason is shown on the login page and kept in the audit log. */
 export class SsoRefusal extends Error {
@@ -42,6 +49,8 @@ export class SsoRefusal extends Error {
     message: string,
     /** Who tried, when the provider told us. */
     readonly actor: string | null = null,
+    /** False for what is no sign-in attempt worth a row (SSO off, an address over its limit). */
+    readonly audited = true,
   ) {
     super(message);
   }
@@ -68,9 +77,11 @@ export class SsoService {
   private readonly now: () => number;
   private configs = new Map<string, { config: Configuration; at: number }>();
   private usedStates = new Map<string, number>();
+  private readonly starts: AttemptWindow;
 
   constructor(private readonly deps: SsoDeps) {
     this.now = deps.now ?? Date.now;
+    this.starts = new AttemptWindow(FLOW_TTL_MS, this.now);
   }
 
   async view(): Promise<SsoSettings> {
@@ -127,12 +138,22 @@ export class SsoService {
   }
 
   /** The provider's authorization URL and the sealed flow for the cookie. */
-  async start(redirectUri: string): Promise<{ location: string; flow: string }> {
+  async start(redirectUri: string, address: string): Promise<{ location: string; flow: string }> {
     const s = await this.deps.store.read();
-    if (!ready(s)) throw new SsoRefusal('Single sign-on is not enabled');
+    if (!ready(s)) throw NOT_ENABLED();
+    if (this.starts.recent(address).length >= FAILED_STARTS_PER_ADDRESS) {
+      throw new SsoRefusal(
+        'Too many failed sign-in attempts. Please try again later.',
+        null,
+        false,
+      );
+    }
     // Discovery at every start: a provider that is down is said here, on Berth's login page,
     // not by a browser error page at the provider's address.
-    const config = await this.config(s, true);
+    const config = await this.config(s, true).catch((err: unknown) => {
+      this.starts.push(address);
+      throw err;
+    });
     const checks = await newChecks();
     const flow: Flow = {
       ...checks,
@@ -157,19 +178,20 @@ export class SsoService {
     client: ClientInfo,
   ): Promise<{ token: string; username: string; role: UserRole }> {
     const s = await this.deps.store.read();
-    if (!ready(s)) throw new SsoRefusal('Single sign-on is not enabled');
+    if (!ready(s)) throw NOT_ENABLED();
     const flow = this.openFlow(sealedFlow);
     const params = new URLSearchParams(query);
+    // The state first, errors included: a crafted link cannot put its words on the login page.
+    if (params.get('state') !== flow.state) {
+      throw new SsoRefusal(
+        'The sign-in answer does not belong to the sign-in this browser started (state). Please try again.',
+      );
+    }
     const providerError = params.get('error');
     if (providerError !== null) {
       const description = params.get('error_description');
       throw new SsoRefusal(
         `The provider refused the sign-in: ${description === null ? providerError : `${providerError}: ${description}`}`,
-      );
-    }
-    if (params.get('state') !== flow.state) {
-      throw new SsoRefusal(
-        'The sign-in answer does not belong to the sign-in this browser started (state). Please try again.',
       );
     }
     if (this.usedStates.has(flow.state)) {
