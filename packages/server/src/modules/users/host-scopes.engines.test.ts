@@ -106,4 +106,32 @@ describe('an operator scoped to staging, on two real engines', { timeout: 60_000
     expect(done.status).toBe(200);
     expect(startedAt(...staging)).not.toBe(stagingBefore);
   });
+
+  it('keeps per-container maps and tag suggestions to the staging engine', async () => {
+    for (const tag of ['staging', 'prod'] as const) {
+      const base = `/hosts/${hosts[tag].id}/containers/${ids[tag]}`;
+      const tagged = await admin.patch(`${base}/tags`, { tags_to_add: [`${tag}-web`] });
+      expect(tagged.status).toBe(200);
+      // A disabled check is stored and listed without probing anything.
+      const check = await admin.put(`/containers/${hosts[tag].id}/${ids[tag]}/http-health-check`, {
+        enabled: false,
+      });
+      expect(check.status).toBe(200);
+    }
+    const mine = containerKey(hosts.staging.id, ids.staging);
+    const theirs = containerKey(hosts.prod.id, ids.prod);
+    await waitFor('both checks listed for the admin', async () => {
+      const all = (await admin.get<Record<string, unknown>>('/health-check-configs')).body;
+      return mine in all && theirs in all;
+    });
+    const checks = (await operator.get<Record<string, unknown>>('/health-check-configs')).body;
+    expect(Object.keys(checks)).toEqual([mine]);
+    const configs = (await operator.get<Record<string, unknown>>('/auto-update-configs')).body;
+    expect(mine in configs).toBe(true);
+    expect(theirs in configs).toBe(false);
+    const tags = (await operator.get<{ tags: string[] }>('/tags/suggest?q=-web')).body.tags;
+    expect(tags).toEqual(['staging-web']);
+    const adminTags = (await admin.get<{ tags: string[] }>('/tags/suggest?q=-web')).body.tags;
+    expect(adminTags.sort()).toEqual(['prod-web', 'staging-web']);
+  });
 });
