@@ -36,6 +36,8 @@ function textAnswer(contentType: string) {
 const MORE_ERRORS: Record<string, readonly ErrorStatus[]> = {
   // Not found while the export is off.
   'GET /metrics': [404],
+  // A selected container on a host out of the caller's host scope, named by its place.
+  'POST /api/batch': [404],
 };
 
 /** Each error status a route can answer, and when it does. */
