@@ -39,6 +39,12 @@ async function run(command: string, args: string[]): Promise<void> {
       await resetPassword({ username, dataDir: loadConfig().dataDir }, output);
       return;
     }
+    case 'reset-two-factor': {
+      const username = parseOneArg(command, 'USER', args);
+      const { resetTwoFactor } = await import('./reset-two-factor.js');
+      await resetTwoFactor({ username, dataDir: loadConfig().dataDir }, output);
+      return;
+    }
     case 'help':
     case '--help':
     case '-h':

@@ -19,6 +19,7 @@ Commands:
                         Replace the database and the key with a backup's, Berth stopped.
                         The replaced files are kept in a dated folder of the data directory
   reset-password USER   Print a new one-time password for USER and end their sessions
+  reset-two-factor USER Turn off USER's two-factor sign-in (a lost authenticator and codes)
   help                  Print this text
   version               Print Berth's version
 
