@@ -269,6 +269,24 @@ describe('lists and counts of a user scoped to staging', () => {
   });
 });
 
+describe('the Prometheus scrape', () => {
+  it('is every host at once, so a scoped caller is refused it', async () => {
+    const admin = apiClient(t.app, adminCookie);
+    const on = await admin.put('/integrations/prometheus', {
+      enabled: true,
+      allowed_addresses: [],
+    });
+    expect(on.status).toBe(200);
+    const scrape = (cookie: string) => t.app.inject({ url: '/metrics', headers: { cookie } });
+    const refused = await scrape(scoped.viewer.cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      detail: 'A user limited to host tags cannot read the metrics of every host',
+    });
+    expect((await scrape(adminCookie)).statusCode).toBe(200);
+  });
+});
+
 describe('host tags on users', () => {
   it('refuses tags on an admin, clears them on promotion, and validates them like host tags', async () => {
     const admin = apiClient(t.app, adminCookie);
