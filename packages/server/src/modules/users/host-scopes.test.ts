@@ -192,6 +192,8 @@ describe('lists and counts of a user scoped to staging', () => {
       const events = await api.get<EventsResponse>('/events');
       expect(new Set(events.body.events.map((e) => e.host_id))).toEqual(new Set([staging.id]));
       expect(events.body.total_count).toBe(events.body.events.length);
+      const searched = await api.get<EventsResponse>('/events?search=event%20on');
+      expect(searched.body.events.map((e) => e.title)).toEqual(['event on staging-1']);
       const asked = await api.get<EventsResponse>(`/events?host_id=${prod.id}`);
       expect(asked.body).toMatchObject({ events: [], total_count: 0 });
       const alerts = await api.get<AlertListResponse>('/alerts');
