@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -63,6 +64,9 @@ export async function startOidcProvider(client: {
     }),
     features: { devInteractions: { enabled: true } },
     cookies: { keys: ['berth-test-provider'] },
+    // Its own signing key and lifetimes, so it does not warn of its development defaults.
+    jwks: { keys: [{ ...signingKey(), kid: 'berth-test', use: 'sig', alg: 'RS256' }] },
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
   });
   // Its development warnings are not the test's output.
   provider.on('server_error', () => undefined);
@@ -83,6 +87,9 @@ export async function startOidcProvider(client: {
       }),
   };
 }
+
+const signingKey = () =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
 
 /**
  * A browser in miniature for the server tests: keeps cookies (by name and path, as the
