@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { closeDatabase } from '../../db/close-database.js';
 import { migrateToLatest, openDatabase, type Db } from '../../db/database.js';
 import { AuthService } from './auth.service.js';
 import { createAuthStore } from './auth.store.js';
@@ -35,7 +34,7 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
-  await closeDatabase(db);
+  await db.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { User } from '@berth/contracts';
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeDatabase } from '../../db/close-database.js';
 import { migrateToLatest, openDatabase, type Db } from '../../db/database.js';
 import { SecretBox } from '../../platform/secret-box.js';
 import { createAuthStore } from '../auth/index.js';
@@ -58,7 +57,7 @@ beforeEach(async () => {
   await service.load();
 });
 afterEach(async () => {
-  await closeDatabase(db);
+  await db.destroy();
   rmSync(dir, { recursive: true, force: true });
 });
 
