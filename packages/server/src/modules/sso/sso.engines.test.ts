@@ -296,6 +296,13 @@ describe('single sign-on with a real OpenID provider', () => {
     const last = await signOn('admin', ['berth-ops']);
     expect(last.session).toBeUndefined();
     expect(last.reason.error).toMatch(/last admin/);
+    // Refused before any change: the admin's password (break-glass) still signs in.
+    const password = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/auth/login',
+      payload: { username: 'admin', password: 'changed-pass-2' },
+    });
+    expect(password.statusCode).toBe(200);
     expect((await signOn('admin', ['berth-admins'])).role).toBe('admin');
   });
 

@@ -266,49 +266,53 @@ export class SsoService {
     }
     const now = new Date(this.now()).toISOString();
     const store = this.deps.store;
-    let row = await store.linkedUser(claims.iss, claims.sub);
-    if (row === undefined) {
-      row = await this.linkOrCreate(claims, s, username, role, now);
+    const linked = await store.linkedUser(claims.iss, claims.sub);
+    const row = linked ?? (await this.sameName(username, s));
+    if (row === undefined) return this.create(claims, s, username, role, now);
+    // Every refusal before any write: a refused sign-on links, retires and changes nothing.
+    if (row.disabled === 1) throw new SsoRefusal('This Berth account is disabled', row.username);
+    if (row.role !== role) await this.checkDemotion(row);
+    if (linked === undefined) {
+      // A one-time password was the admin's to hand over; signing on replaces it.
+      if (row.is_first_login === 1) await store.retirePassword(row.id, await unusableHash(), now);
+      await store.link(claims.iss, claims.sub, row.id, now);
     } else {
       await store.touchLink(claims.iss, claims.sub, now);
     }
-    if (row.disabled === 1) throw new SsoRefusal('This Berth account is disabled', row.username);
     if (row.role !== role) await this.changeRole(row, role, now);
     return { id: row.id, username: row.username, role };
   }
 
   /**
-   * A first sign-on: the Berth user of the same name when it has no provider account yet
-   * (an admin made it for this person), else a new user when auto-create is on.
+   * A first sign-on's Berth user of the same name (an admin made it for this person), unless
+   * it has another provider account already.
    */
-  private async linkOrCreate(
+  private async sameName(username: string, s: StoredSsoSettings) {
+    const named = await this.deps.store.userByName(username);
+    if (named !== undefined && (await this.deps.store.hasLink(named.id))) {
+      throw new SsoRefusal(
+        `The Berth user "${username}" is linked to another ${nameOf(s)} account`,
+        username,
+      );
+    }
+    return named;
+  }
+
+  /** A first sign-on of someone Berth does not know: a new user, when auto-create is on. */
+  private async create(
     claims: Claims,
     s: StoredSsoSettings,
     username: string,
     role: UserRole,
     now: string,
-  ): Promise<SsoUserRow> {
-    const store = this.deps.store;
-    const named = await store.userByName(username);
-    if (named !== undefined) {
-      if (await store.hasLink(named.id)) {
-        throw new SsoRefusal(
-          `The Berth user "${username}" is linked to another ${nameOf(s)} account`,
-          username,
-        );
-      }
-      // A one-time password was the admin's to hand over; signing on replaces it.
-      if (named.is_first_login === 1)
-        await store.retirePassword(named.id, await unusableHash(), now);
-      await store.link(claims.iss, claims.sub, named.id, now);
-      return named;
-    }
+  ) {
     if (!s.auto_create) {
       throw new SsoRefusal(
         `No Berth user is named "${username}": ask an admin to create it (new users are not created at sign-in)`,
         username,
       );
     }
+    const store = this.deps.store;
     const id = await store.createUser({
       username,
       display_name: text(claims.name),
@@ -318,17 +322,21 @@ export class SsoService {
       now,
     });
     await store.link(claims.iss, claims.sub, id, now);
-    return { id, username, role, disabled: 0, is_first_login: 0 };
+    return { id, username, role };
   }
 
-  /** The claim decides the role at every sign-on, except that Berth keeps one enabled admin. */
-  private async changeRole(row: SsoUserRow, role: UserRole, now: string): Promise<void> {
+  /** Berth keeps one enabled admin: the provider cannot demote the last one. */
+  private async checkDemotion(row: SsoUserRow): Promise<void> {
     if (row.role === 'admin' && (await this.deps.store.otherEnabledAdmins(row.id)) === 0) {
       throw new SsoRefusal(
         "The provider no longer makes you an admin, but you are Berth's last admin: make another admin first, or sign in with your password",
         row.username,
       );
     }
+  }
+
+  /** The claim decides the role at every sign-on (checked by checkDemotion first). */
+  private async changeRole(row: SsoUserRow, role: UserRole, now: string): Promise<void> {
     await this.deps.store.setRole(row.id, role, now);
     this.deps.audit.record({
       source: 'api',
