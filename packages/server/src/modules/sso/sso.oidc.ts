@@ -108,7 +108,8 @@ export async function finish(
   config: Configuration,
   callbackUrl: URL,
   checks: FlowChecks,
-  wanted: readonly string[],
+  /** Whether the ID token's claims lack one Berth reads (then userinfo is asked too). */
+  lacks: (claims: Claims) => boolean,
 ): Promise<Claims> {
   const lib = await oidc();
   config.timeout = REQUEST_TIMEOUT_S;
@@ -121,8 +122,7 @@ export async function finish(
   const idToken = tokens.claims();
   if (idToken === undefined) throw new Error('the provider sent no ID token');
   const claims: Claims = { ...idToken, sub: idToken.sub, iss: idToken.iss };
-  const missing = wanted.some((name) => name !== '' && claims[name] === undefined);
-  if (missing && config.serverMetadata().userinfo_endpoint !== undefined) {
+  if (lacks(claims) && config.serverMetadata().userinfo_endpoint !== undefined) {
     const info = await lib.fetchUserInfo(config, tokens.access_token, idToken.sub);
     for (const [name, value] of Object.entries(info)) {
       if (claims[name] === undefined) claims[name] = value;

@@ -27,6 +27,14 @@ describe('roleFromClaims', () => {
     ).toBe('operator');
   });
 
+  it('reads a nested claim by its dotted path, and a name with dots whole', () => {
+    const keycloak = { ...s, role_claim: 'realm_access.roles' };
+    expect(roleFromClaims({ realm_access: { roles: ['ops'] } }, keycloak)).toBe('operator');
+    expect(roleFromClaims({ realm_access: ['ops'] }, keycloak)).toBeNull();
+    const auth0 = { ...s, role_claim: 'https://berth.example/roles' };
+    expect(roleFromClaims({ 'https://berth.example/roles': ['ops-admins'] }, auth0)).toBe('admin');
+  });
+
   it('never matches a value by substring or case', () => {
     expect(roleFromClaims({ groups: ['OPS-ADMINS', 'ops-admins-old'] }, s)).toBeNull();
   });

@@ -25,7 +25,7 @@ import {
   type Claims,
   type FlowChecks,
 } from './sso.oidc.js';
-import { nameOf, ready, roleFromClaims, text } from './sso.rules.js';
+import { claimAt, nameOf, ready, roleFromClaims, text, UsedStates } from './sso.rules.js';
 import type { SsoStore, SsoUserRow, StoredSsoSettings } from './sso.store.js';
 
 /** A sign-on in progress lives this long: long enough to type a password and a code. */
@@ -34,8 +34,6 @@ export const FLOW_TTL_MS = 10 * 60 * 1000;
 export const ERROR_TTL_MS = 5 * 60 * 1000;
 /** Discovery is reused for the callback this long after a start. */
 const CONFIG_REUSE_MS = 15 * 60 * 1000;
-/** Finished sign-ons' states are remembered (each for its flow's life), at most this many. */
-const USED_STATES_MAX = 10_000;
 /**
  * Failed starts (the provider down) one address may make in the window: each costs a request
  * to the provider and an audit row. Past it the address is told to wait, with neither.
@@ -76,12 +74,13 @@ interface Flow extends FlowChecks {
 export class SsoService {
   private readonly now: () => number;
   private configs = new Map<string, { config: Configuration; at: number }>();
-  private usedStates = new Map<string, number>();
+  private readonly usedStates: UsedStates;
   private readonly starts: AttemptWindow;
 
   constructor(private readonly deps: SsoDeps) {
     this.now = deps.now ?? Date.now;
     this.starts = new AttemptWindow(FLOW_TTL_MS, this.now);
+    this.usedStates = new UsedStates(this.now);
   }
 
   async view(): Promise<SsoSettings> {
@@ -197,7 +196,7 @@ export class SsoService {
     if (this.usedStates.has(flow.state)) {
       throw new SsoRefusal('This sign-in was already used. Please try again.');
     }
-    this.rememberUsed(flow);
+    this.usedStates.add(flow.state, flow.expires);
     if (flow.issuer !== s.issuer_url || flow.client_id !== s.client_id) {
       throw new SsoRefusal(
         'The single sign-on settings changed during the sign-in. Please try again.',
@@ -208,7 +207,10 @@ export class SsoService {
     callbackUrl.search = params.toString();
     let claims: Claims;
     try {
-      claims = await finish(config, callbackUrl, flow, [s.username_claim, s.role_claim]);
+      const wanted = [s.username_claim, s.role_claim].filter((name) => name !== '');
+      claims = await finish(config, callbackUrl, flow, (c) =>
+        wanted.some((name) => claimAt(c, name) === undefined),
+      );
     } catch (err) {
       throw new SsoRefusal(`The provider's answer was refused: ${reasonOf(err)}`);
     }
@@ -362,20 +364,6 @@ export class SsoService {
       throw new SsoRefusal('The sign-in took longer than 10 minutes. Please try again.');
     }
     return flow;
-  }
-
-  private rememberUsed(flow: Flow): void {
-    const now = this.now();
-    for (const [state, expires] of this.usedStates) {
-      // In insertion order, so roughly by expiry: the first live one ends the sweep.
-      if (expires > now) break;
-      this.usedStates.delete(state);
-    }
-    if (this.usedStates.size >= USED_STATES_MAX) {
-      const oldest = this.usedStates.keys().next();
-      if (oldest.done !== true) this.usedStates.delete(oldest.value);
-    }
-    this.usedStates.set(flow.state, flow.expires);
   }
 
   /** Discovery, fresh when asked (a start) or reused from a recent start (a callback). */

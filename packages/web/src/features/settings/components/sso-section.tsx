@@ -219,7 +219,7 @@ export function SsoSection() {
         <TextRow
           id="sso-role-claim"
           label="Role claim"
-          description="The claim with the user's groups or roles (e.g. groups). Read at every sign-in: leaving a group changes the role next time."
+          description="The claim with the user's groups or roles: groups, or a dotted path such as realm_access.roles. Read at every sign-in: leaving a group changes the role next time."
           placeholder="groups"
           value={form.role_claim}
           onChange={(v) => set('role_claim', v)}
