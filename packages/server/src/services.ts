@@ -316,11 +316,22 @@ export async function createServices(
     secondFactor: (user, code) => twoFactor.verifySignIn(user, code),
     sessionHold: (user, method) => twoFactor.hold(user, method),
   });
+  // A user's open live sockets follow a new role, scope or disabling. The change is saved
+  // before this runs, so a failure here is logged rather than failing the request.
+  const userChanged = async (userId: number) => {
+    try {
+      const user = await auth.user(userId);
+      hub.userChanged(userId, user === null ? 'gone' : hostScopeOf(user));
+    } catch (err) {
+      log.error({ err, userId }, 'could not update the live sockets of a changed user');
+    }
+  };
   const sso = new SsoService({
     store: createSsoStore(db),
     box: SecretBox.open(config.dataDir),
     auth,
     audit,
+    userChanged,
   });
   // Once password sign-in is off, only admins keep theirs (break-glass).
   auth.useSignInChecks({ passwordSignIn: (user) => sso.checkPasswordSignIn(user) });
@@ -357,10 +368,7 @@ export async function createServices(
     apiKeys,
     users: new UsersService(createUsersStore(db), {
       closeSession: (tokenHash) => hub.closeSession(tokenHash, 'Signed out by an admin'),
-      userChanged: async (userId) => {
-        const user = await auth.user(userId);
-        hub.userChanged(userId, user === null ? 'gone' : hostScopeOf(user));
-      },
+      userChanged,
     }),
     audit,
     twoFactor,

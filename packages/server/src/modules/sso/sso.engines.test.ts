@@ -6,7 +6,7 @@ import type {
   SsoSettingsView,
   SsoTestResult,
 } from '@berth/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenOnLoopback } from '../../test/listen.js';
 import { CookieBrowser, startOidcProvider, type TestProvider } from '../../test/oidc-provider.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
@@ -186,7 +186,11 @@ describe('single sign-on with a real OpenID provider', () => {
   it('re-reads the role at every sign-on: out of the admin group, out of admin', async () => {
     await configure();
     expect((await signOn('dora', ['berth-admins'])).role).toBe('admin');
+    const changed = vi.spyOn(t.app.services.hub, 'userChanged');
     expect((await signOn('dora', ['berth-ops'])).role).toBe('operator');
+    // Dora's sockets still open elsewhere follow the new role without a reconnect.
+    expect(changed).toHaveBeenCalledTimes(1);
+    changed.mockRestore();
     const rows = await audit('auth.sso.role');
     expect(rows.map((r) => r.target)).toContain('dora: admin → operator');
   });

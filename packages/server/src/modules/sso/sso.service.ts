@@ -59,6 +59,8 @@ export interface SsoDeps {
   box: SecretBox;
   auth: AuthService;
   audit: AuditService;
+  /** Lets the user's open live sockets follow a role the claim changed. */
+  userChanged?: (userId: number) => Promise<void>;
   now?: () => number;
 }
 
@@ -346,6 +348,7 @@ export class SsoService {
       actor: row.username,
       target: `${row.username}: ${row.role} → ${role}`,
     });
+    await this.deps.userChanged?.(row.id);
   }
 
   private openFlow(sealed: string | undefined): Flow {

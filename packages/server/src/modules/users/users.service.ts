@@ -84,8 +84,8 @@ export class UsersService {
       },
       this.iso(),
     );
-    // A disabled user is signed out at once, its sockets too; a role or scope change needs
-    // nothing here: the guard reads the user row (role and host tags) on every request.
+    // A disabled user is signed out at once, its sockets too. Requests need nothing for a role
+    // or scope change (the guard reads the user row on every request); open sockets do:
     if (request.disabled === true) await this.endSessions(id);
     // Its open live sockets follow a new role, scope or disabling without a reconnect.
     await this.ports.userChanged?.(id);
