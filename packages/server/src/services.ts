@@ -326,12 +326,16 @@ export async function createServices(
       log.error({ err, userId }, 'could not update the live sockets of a changed user');
     }
   };
+  const users = new UsersService(createUsersStore(db), {
+    closeSession: (tokenHash) => hub.closeSession(tokenHash, 'Signed out by an admin'),
+    userChanged,
+  });
   const sso = new SsoService({
     store: createSsoStore(db),
+    users,
     box: SecretBox.open(config.dataDir),
     auth,
     audit,
-    userChanged,
   });
   // Once password sign-in is off, only admins keep theirs (break-glass).
   auth.useSignInChecks({ passwordSignIn: (user) => sso.checkPasswordSignIn(user) });
@@ -366,10 +370,7 @@ export async function createServices(
     auth,
     sessions,
     apiKeys,
-    users: new UsersService(createUsersStore(db), {
-      closeSession: (tokenHash) => hub.closeSession(tokenHash, 'Signed out by an admin'),
-      userChanged,
-    }),
+    users,
     audit,
     twoFactor,
     settings,

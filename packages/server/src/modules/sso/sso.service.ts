@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   SSO_SECRET_MASK,
   type SsoLoginInfo,
@@ -10,7 +9,7 @@ import {
 } from '@berth/contracts';
 import type { Configuration } from 'openid-client';
 import type { AuditService } from '../audit/index.js';
-import { hashPassword, type AuthService, type ClientInfo } from '../auth/index.js';
+import type { AuthService, ClientInfo } from '../auth/index.js';
 import { AttemptWindow } from '../../platform/attempt-window.js';
 import { badRequest, forbidden } from '../../platform/http-errors.js';
 import type { SecretBox } from '../../platform/secret-box.js';
@@ -26,7 +25,7 @@ import {
   type FlowChecks,
 } from './sso.oidc.js';
 import { claimAt, nameOf, ready, roleFromClaims, text, UsedStates } from './sso.rules.js';
-import type { SsoStore, SsoUserRow, StoredSsoSettings } from './sso.store.js';
+import type { SsoStore, StoredSsoSettings } from './sso.store.js';
 
 /** A sign-on in progress lives this long: long enough to type a password and a code. */
 export const FLOW_TTL_MS = 10 * 60 * 1000;
@@ -54,13 +53,37 @@ export class SsoRefusal extends Error {
   }
 }
 
+/** The parts of a Berth user single sign-on reads. */
+export interface SsoUserRow {
+  id: number;
+  username: string;
+  role: string;
+  disabled: number;
+  is_first_login: number;
+}
+
+/** What single sign-on needs of the users module, which owns the users and their rules. */
+export interface SsoUsers {
+  byName(username: string): Promise<SsoUserRow | undefined>;
+  byId(id: number): Promise<SsoUserRow | undefined>;
+  createSignedOn(user: {
+    username: string;
+    display_name: string | null;
+    email: string | null;
+    role: UserRole;
+  }): Promise<number>;
+  retireOneTimePassword(id: number): Promise<void>;
+  /** Saves the role and lets the user's open live sockets follow it. */
+  setRoleFromProvider(id: number, role: UserRole): Promise<void>;
+  isLastEnabledAdmin(id: number): Promise<boolean>;
+}
+
 export interface SsoDeps {
   store: SsoStore;
+  users: SsoUsers;
   box: SecretBox;
   auth: AuthService;
   audit: AuditService;
-  /** Lets the user's open live sockets follow a role the claim changed. */
-  userChanged?: (userId: number) => Promise<void>;
   now?: () => number;
 }
 
@@ -270,7 +293,8 @@ export class SsoService {
     }
     const now = new Date(this.now()).toISOString();
     const store = this.deps.store;
-    const linked = await store.linkedUser(claims.iss, claims.sub);
+    const linkedId = await store.linkedUserId(claims.iss, claims.sub);
+    const linked = linkedId === undefined ? undefined : await this.deps.users.byId(linkedId);
     const row = linked ?? (await this.sameName(username, s));
     if (row === undefined) return this.create(claims, s, username, role, now);
     // Every refusal before any write: a refused sign-on links, retires and changes nothing.
@@ -278,12 +302,12 @@ export class SsoService {
     if (row.role !== role) await this.checkDemotion(row);
     if (linked === undefined) {
       // A one-time password was the admin's to hand over; signing on replaces it.
-      if (row.is_first_login === 1) await store.retirePassword(row.id, await unusableHash(), now);
+      if (row.is_first_login === 1) await this.deps.users.retireOneTimePassword(row.id);
       await store.link(claims.iss, claims.sub, row.id, now);
     } else {
       await store.touchLink(claims.iss, claims.sub, now);
     }
-    if (row.role !== role) await this.changeRole(row, role, now);
+    if (row.role !== role) await this.changeRole(row, role);
     return { id: row.id, username: row.username, role };
   }
 
@@ -292,7 +316,7 @@ export class SsoService {
    * it has another provider account already.
    */
   private async sameName(username: string, s: StoredSsoSettings) {
-    const named = await this.deps.store.userByName(username);
+    const named = await this.deps.users.byName(username);
     if (named !== undefined && (await this.deps.store.hasLink(named.id))) {
       throw new SsoRefusal(
         `The Berth user "${username}" is linked to another ${nameOf(s)} account`,
@@ -317,13 +341,11 @@ export class SsoService {
       );
     }
     const store = this.deps.store;
-    const id = await store.createUser({
+    const id = await this.deps.users.createSignedOn({
       username,
       display_name: text(claims.name),
       email: text(claims.email),
       role,
-      password_hash: await unusableHash(),
-      now,
     });
     await store.link(claims.iss, claims.sub, id, now);
     return { id, username, role };
@@ -331,7 +353,7 @@ export class SsoService {
 
   /** Berth keeps one enabled admin: the provider cannot demote the last one. */
   private async checkDemotion(row: SsoUserRow): Promise<void> {
-    if (row.role === 'admin' && (await this.deps.store.otherEnabledAdmins(row.id)) === 0) {
+    if (await this.deps.users.isLastEnabledAdmin(row.id)) {
       throw new SsoRefusal(
         "The provider no longer makes you an admin, but you are Berth's last admin: make another admin first, or sign in with your password",
         row.username,
@@ -340,15 +362,14 @@ export class SsoService {
   }
 
   /** The claim decides the role at every sign-on (checked by checkDemotion first). */
-  private async changeRole(row: SsoUserRow, role: UserRole, now: string): Promise<void> {
-    await this.deps.store.setRole(row.id, role, now);
+  private async changeRole(row: SsoUserRow, role: UserRole): Promise<void> {
+    await this.deps.users.setRoleFromProvider(row.id, role);
     this.deps.audit.record({
       source: 'api',
       action: 'auth.sso.role',
       actor: row.username,
       target: `${row.username}: ${row.role} → ${role}`,
     });
-    await this.deps.userChanged?.(row.id);
   }
 
   private openFlow(sealed: string | undefined): Flow {
@@ -392,4 +413,3 @@ export class SsoService {
 }
 
 /** A hash of a random secret nobody holds: no password signs in until an admin resets it. */
-const unusableHash = () => hashPassword(randomBytes(32).toString('base64url'));

@@ -39,17 +39,6 @@ export const SSO_DEFAULTS: StoredSsoSettings = {
 /** One row of the settings table (key `auth_sso`); the identity links have their own table. */
 const KEY = 'auth_sso';
 
-/** The parts of a Berth user single sign-on reads and writes. */
-export interface SsoUserRow {
-  id: number;
-  username: string;
-  role: string;
-  disabled: number;
-  is_first_login: number;
-}
-
-const userColumns = ['id', 'username', 'role', 'disabled', 'is_first_login'] as const;
-
 export function createSsoStore(db: Db) {
   return {
     async read(): Promise<StoredSsoSettings> {
@@ -72,21 +61,16 @@ export function createSsoStore(db: Db) {
     },
 
     /** The Berth user linked to a provider account. */
-    linkedUser: (issuer: string, subject: string): Promise<SsoUserRow | undefined> =>
-      db
-        .selectFrom('sso_identities')
-        .innerJoin('users', 'users.id', 'sso_identities.user_id')
-        .select(userColumns.map((c) => `users.${c}` as const))
-        .where('sso_identities.issuer', '=', issuer)
-        .where('sso_identities.subject', '=', subject)
-        .executeTakeFirst(),
-
-    userByName: (username: string): Promise<SsoUserRow | undefined> =>
-      db
-        .selectFrom('users')
-        .select(userColumns)
-        .where('username', '=', username)
-        .executeTakeFirst(),
+    /** The user a provider account is linked to. */
+    linkedUserId: async (issuer: string, subject: string): Promise<number | undefined> =>
+      (
+        await db
+          .selectFrom('sso_identities')
+          .select('user_id')
+          .where('issuer', '=', issuer)
+          .where('subject', '=', subject)
+          .executeTakeFirst()
+      )?.user_id,
 
     /** Whether the user already has a provider account linked (of any issuer). */
     hasLink: async (userId: number) =>
@@ -109,60 +93,6 @@ export function createSsoStore(db: Db) {
         .where('issuer', '=', issuer)
         .where('subject', '=', subject)
         .execute(),
-
-    /**
-     * A user made by a first sign-on: the password hash is of a random secret nobody holds,
-     * so a password sign-in needs an admin's reset first.
-     */
-    createUser: async (user: {
-      username: string;
-      display_name: string | null;
-      email: string | null;
-      role: string;
-      password_hash: string;
-      now: string;
-    }) =>
-      (
-        await db
-          .insertInto('users')
-          .values({
-            username: user.username,
-            display_name: user.display_name,
-            email: user.email,
-            role: user.role,
-            password_hash: user.password_hash,
-            disabled: 0,
-            is_first_login: 0,
-            created_at: user.now,
-            updated_at: user.now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-
-    /** Replaces a one-time password nobody changed yet with an unusable one. */
-    retirePassword: (userId: number, passwordHash: string, now: string) =>
-      db
-        .updateTable('users')
-        .set({ password_hash: passwordHash, is_first_login: 0, updated_at: now })
-        .where('id', '=', userId)
-        .execute(),
-
-    setRole: (userId: number, role: string, now: string) =>
-      db.updateTable('users').set({ role, updated_at: now }).where('id', '=', userId).execute(),
-
-    otherEnabledAdmins: async (userId: number) =>
-      Number(
-        (
-          await db
-            .selectFrom('users')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('role', '=', 'admin')
-            .where('disabled', '=', 0)
-            .where('id', '!=', userId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
   };
 }
 

@@ -1,3 +1,3 @@
 export { usersRoutes } from './users.routes.js';
 export { UsersService, type UsersPorts } from './users.service.js';
-export { createUsersStore } from './users.store.js';
+export { createUsersStore, type ManagedUserRow } from './users.store.js';

@@ -6,6 +6,7 @@ import type {
   OneTimePassword,
   UpdateUserRequest,
   User,
+  UserRole,
 } from '@berth/contracts';
 import { hashPassword, roleOf } from '../auth/index.js';
 import { badRequest, conflict, notFound } from '../../platform/http-errors.js';
@@ -116,6 +117,50 @@ export class UsersService {
     return { password };
   }
 
+  // Single sign-on finds, makes and re-roles users through these, under the same rules.
+
+  byName(username: string): Promise<ManagedUserRow | undefined> {
+    return this.store.byName(username);
+  }
+
+  byId(id: number): Promise<ManagedUserRow | undefined> {
+    return this.store.byId(id);
+  }
+
+  /** A user made at a first sign-on: no password anyone holds, so none to change either. */
+  async createSignedOn(user: {
+    username: string;
+    display_name: string | null;
+    email: string | null;
+    role: UserRole;
+  }): Promise<number> {
+    return this.store.insert({
+      ...user,
+      host_tags: '[]',
+      password_hash: await unusablePasswordHash(),
+      first_login: false,
+      now: this.iso(),
+    });
+  }
+
+  /** Signing on replaces a one-time password nobody changed yet (it was the admin's to hand over). */
+  async retireOneTimePassword(id: number): Promise<void> {
+    await this.store.retirePassword(id, await unusablePasswordHash(), this.iso());
+  }
+
+  /** The role a provider's claim gives; a new admin loses its tags, as in update. */
+  async setRoleFromProvider(id: number, role: UserRole): Promise<void> {
+    await this.store.update(id, { role, ...(role === 'admin' && { host_tags: '[]' }) }, this.iso());
+    await this.ports.userChanged?.(id);
+  }
+
+  async isLastEnabledAdmin(id: number): Promise<boolean> {
+    const row = await this.store.byId(id);
+    return (
+      row?.role === 'admin' && row.disabled === 0 && (await this.store.otherEnabledAdmins(id)) === 0
+    );
+  }
+
   async endSessions(id: number): Promise<void> {
     await this.found(id);
     for (const tokenHash of await this.store.endSessions(id)) this.ports.closeSession(tokenHash);
@@ -131,6 +176,9 @@ export class UsersService {
     return new Date(this.now()).toISOString();
   }
 }
+
+/** The hash of a secret nobody holds: a password sign-in needs an admin's reset first. */
+const unusablePasswordHash = () => hashPassword(randomBytes(32).toString('base64url'));
 
 /** 16 random bytes: as strong as a key, short enough to read out once. */
 const oneTimePassword = () => randomBytes(16).toString('base64url');

@@ -34,8 +34,8 @@ export function createUsersStore(db: Db) {
     byId: (id: number): Promise<ManagedUserRow | undefined> =>
       db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst(),
 
-    byName: (username: string) =>
-      db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst(),
+    byName: (username: string): Promise<ManagedUserRow | undefined> =>
+      db.selectFrom('users').select(columns).where('username', '=', username).executeTakeFirst(),
 
     insert: async (user: {
       username: string;
@@ -44,6 +44,8 @@ export function createUsersStore(db: Db) {
       role: string;
       host_tags: string;
       password_hash: string;
+      /** False for a user made by single sign-on: there is no one-time password to change. */
+      first_login?: boolean;
       now: string;
     }) =>
       (
@@ -57,7 +59,7 @@ export function createUsersStore(db: Db) {
             host_tags: user.host_tags,
             disabled: 0,
             password_hash: user.password_hash,
-            is_first_login: 1,
+            is_first_login: user.first_login === false ? 0 : 1,
             created_at: user.now,
             updated_at: user.now,
           })
@@ -86,6 +88,14 @@ export function createUsersStore(db: Db) {
       db
         .updateTable('users')
         .set({ password_hash: passwordHash, is_first_login: 1, updated_at: now })
+        .where('id', '=', id)
+        .execute(),
+
+    /** A password nobody holds, replacing a one-time password nobody changed yet. */
+    retirePassword: (id: number, passwordHash: string, now: string) =>
+      db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, is_first_login: 0, updated_at: now })
         .where('id', '=', id)
         .execute(),
 
