@@ -1,28 +1,10 @@
-import type { Browser } from '@playwright/test';
 import { apiFor } from '../fixtures/api.js';
 import { TestContainers } from '../fixtures/docker.js';
 import { hostPayload } from '../fixtures/rig.js';
-import { expect, signIn, test } from '../fixtures/test.js';
+import { expect, newUserReachesDashboard as signInAs, signIn, test } from '../fixtures/test.js';
 
 const containers = new TestContainers();
 test.afterEach(() => containers.removeAll());
-
-/** Signs in as a user in a browser context of their own and replaces the one-time password. */
-async function signInAs(browser: Browser, url: string, username: string, password: string) {
-  const context = await browser.newContext({ baseURL: url });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Change Password' });
-  await dialog.getByLabel('New Password', { exact: true }).fill(`${username}-pass-123`);
-  await dialog.getByLabel('Confirm New Password').fill(`${username}-pass-123`);
-  await dialog.getByRole('button', { name: 'Change Password' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
-  return { page, close: () => context.close() };
-}
 
 // Settings → Users: an admin limits an operator to hosts tagged `staging`; the operator signs
 // in and sees only the staging host and its containers, never the prod host or its containers.

@@ -1,8 +1,8 @@
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { CreatedUser } from '@berth/contracts';
 import { generate } from 'otplib';
 import { apiFor } from '../fixtures/api.js';
-import { ADMIN, expect, signIn, test } from '../fixtures/test.js';
+import { ADMIN, expect, newUserSignsIn, signIn, test } from '../fixtures/test.js';
 
 /** The code an authenticator app would show `steps` time steps from now. */
 const codeFor = (secret: string, steps = 0) =>
@@ -70,22 +70,6 @@ test('enrol in Settings → Security, then sign in with a code and with a recove
   await expect(page.getByText('Invalid two-factor code')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeHidden();
 });
-
-/** Signs in as a new user in their own browser context and replaces the one-time password. */
-async function newUserSignsIn(browser: Browser, url: string, username: string, password: string) {
-  const context = await browser.newContext({ baseURL: url });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  const change = page.getByRole('dialog', { name: 'Change Password' });
-  await change.getByLabel('New Password', { exact: true }).fill(`${username}-pass-123`);
-  await change.getByLabel('Confirm New Password').fill(`${username}-pass-123`);
-  await change.getByRole('button', { name: 'Change Password' }).click();
-  await expect(change).toBeHidden();
-  return { page, close: () => context.close() };
-}
 
 test('a role the admin requires it of is held to enrolment after sign-in; an admin resets it', async ({
   page,
