@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
 
 /** One setting: its name and explanation on the left, its control on the right. */
 export function SettingRow({
@@ -41,5 +42,34 @@ export function SettingsSection({ title, children }: { title: string; children: 
       </h2>
       {children}
     </section>
+  );
+}
+
+/** A settings form's Discard (while it has changes) and Save buttons. */
+export function DraftActions({
+  dirty,
+  saving,
+  invalid = false,
+  onDiscard,
+  onSave,
+}: {
+  dirty: boolean;
+  saving: boolean;
+  /** A field is bad: Save waits until it is fixed. */
+  invalid?: boolean;
+  onDiscard: () => void;
+  onSave: () => void;
+}) {
+  return (
+    <div className="flex justify-end gap-2 py-3">
+      {dirty && (
+        <Button size="sm" variant="secondary" onClick={onDiscard}>
+          Discard
+        </Button>
+      )}
+      <Button size="sm" disabled={saving || !dirty || invalid} onClick={onSave}>
+        {saving ? 'Saving…' : 'Save'}
+      </Button>
+    </div>
   );
 }

@@ -13,7 +13,7 @@ import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
 import { ssoSettingsQueryOptions, useSaveSso, useTestSso } from '../api/sso-api';
-import { SettingRow, SettingsSection } from './setting-row';
+import { DraftActions, SettingRow, SettingsSection } from './setting-row';
 
 type ListKey = 'admin_values' | 'operator_values' | 'viewer_values';
 /** The form: the claim values as the comma-separated text being typed. */
@@ -274,16 +274,12 @@ export function SsoSection() {
           checked={form.password_sign_in_disabled}
           onChange={(v) => set('password_sign_in_disabled', v)}
         />
-        <div className="flex justify-end gap-2 py-3">
-          {draft !== null && (
-            <Button size="sm" variant="secondary" onClick={() => setDraft(null)}>
-              Discard
-            </Button>
-          )}
-          <Button size="sm" disabled={save.isPending || draft === null} onClick={submit}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </Button>
-        </div>
+        <DraftActions
+          dirty={draft !== null}
+          saving={save.isPending}
+          onDiscard={() => setDraft(null)}
+          onSave={submit}
+        />
       </div>
     </SettingsSection>
   );

@@ -2,12 +2,11 @@ import type { MqttSettings, MqttStatus } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
 import { mqttQueryOptions, useSaveMqtt } from '../api/mqtt-api';
-import { SettingRow, SettingsSection } from '../components/setting-row';
+import { DraftActions, SettingRow, SettingsSection } from '../components/setting-row';
 
 const STATE_TEXT: Record<MqttStatus['state'], string> = {
   disabled: 'Off',
@@ -169,16 +168,12 @@ export function MqttSection() {
           checked={form.allow_actions}
           onChange={(v) => set('allow_actions', v)}
         />
-        <div className="flex justify-end gap-2 py-3">
-          {draft !== null && (
-            <Button size="sm" variant="secondary" onClick={() => setDraft(null)}>
-              Discard
-            </Button>
-          )}
-          <Button size="sm" disabled={save.isPending || draft === null} onClick={submit}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </Button>
-        </div>
+        <DraftActions
+          dirty={draft !== null}
+          saving={save.isPending}
+          onDiscard={() => setDraft(null)}
+          onSave={submit}
+        />
       </div>
     </SettingsSection>
   );

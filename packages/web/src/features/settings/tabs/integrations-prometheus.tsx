@@ -6,12 +6,11 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
 import { prometheusQueryOptions, useSavePrometheus } from '../api/prometheus-api';
-import { SettingRow, SettingsSection } from '../components/setting-row';
+import { DraftActions, SettingRow, SettingsSection } from '../components/setting-row';
 
 const splitAddresses = (text: string) =>
   text
@@ -119,20 +118,13 @@ export function PrometheusSection() {
             {scrapeConfig(url)}
           </pre>
         </div>
-        <div className="flex justify-end gap-2 py-3">
-          {draft !== null && (
-            <Button size="sm" variant="secondary" onClick={() => setDraft(null)}>
-              Discard
-            </Button>
-          )}
-          <Button
-            size="sm"
-            disabled={save.isPending || draft === null || bad !== undefined}
-            onClick={submit}
-          >
-            {save.isPending ? 'Saving…' : 'Save'}
-          </Button>
-        </div>
+        <DraftActions
+          dirty={draft !== null}
+          saving={save.isPending}
+          invalid={bad !== undefined}
+          onDiscard={() => setDraft(null)}
+          onSave={submit}
+        />
       </div>
     </SettingsSection>
   );
