@@ -6,13 +6,10 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { errorText } from '@/lib/api-client';
-import { formatAgo } from '@/lib/format';
 import { deviceOf } from '@/lib/user-agent';
 import { allSessionsQueryOptions, useEndAnySession } from '../api/sessions-api';
+import { SessionDeviceCell, SessionLastSeenCell } from './session-cells';
 import { SettingsSection } from './setting-row';
-
-const stamp = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Settings → Users (admins): every user's sessions, any of which an admin may end. */
 export function AllSessionsSection() {
@@ -52,21 +49,9 @@ export function AllSessionsSection() {
               {list.data.map((s) => (
                 <tr key={s.id} className="border-t border-slate-800" data-testid="all-session-row">
                   <td className="py-2 pr-3 text-slate-100">{s.username}</td>
-                  <td className="py-2 pr-3 text-slate-300">
-                    <span title={s.user_agent ?? undefined}>{deviceOf(s.user_agent)}</span>
-                    {s.method === 'sso' && (
-                      <span className="block text-xs text-slate-500">Single sign-on</span>
-                    )}
-                    {s.current && (
-                      <span className="ml-2 rounded bg-emerald-900/60 px-1.5 py-0.5 text-xs text-emerald-200">
-                        This device
-                      </span>
-                    )}
-                  </td>
+                  <SessionDeviceCell session={s} className="py-2 pr-3 text-slate-300" />
                   <td className="py-2 pr-3 text-slate-300">{s.address ?? '—'}</td>
-                  <td className="py-2 pr-3 text-slate-400" title={stamp(s.last_seen_at)}>
-                    {s.current ? 'Now' : formatAgo(s.last_seen_at)}
-                  </td>
+                  <SessionLastSeenCell session={s} />
                   <td className="py-2 text-right">
                     {!s.current && (
                       <Button

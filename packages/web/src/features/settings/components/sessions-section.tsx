@@ -6,18 +6,14 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { errorText } from '@/lib/api-client';
-import { formatAgo } from '@/lib/format';
 import { deviceOf } from '@/lib/user-agent';
 import {
   ownSessionsQueryOptions,
   useEndOtherSessions,
   useEndOwnSession,
 } from '../api/sessions-api';
+import { SessionDeviceCell, SessionLastSeenCell, stamp } from './session-cells';
 import { SettingsSection } from './setting-row';
-
-const METHODS: Record<Session['method'], string> = { password: 'Password', sso: 'Single sign-on' };
-const stamp = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Settings → Security: where the signed-in user is signed in, and signing out of those places. */
 export function SessionsSection() {
@@ -94,20 +90,10 @@ function SessionsTable({ sessions }: { sessions: Session[] }) {
         <tbody>
           {sessions.map((s) => (
             <tr key={s.id} className="border-t border-slate-800" data-testid="session-row">
-              <td className="py-2 pr-3 text-slate-100">
-                <span title={s.user_agent ?? undefined}>{deviceOf(s.user_agent)}</span>
-                {s.current && (
-                  <span className="ml-2 rounded bg-emerald-900/60 px-1.5 py-0.5 text-xs text-emerald-200">
-                    This device
-                  </span>
-                )}
-                <span className="block text-xs text-slate-500">{METHODS[s.method]}</span>
-              </td>
+              <SessionDeviceCell session={s} className="py-2 pr-3 text-slate-100" />
               <td className="py-2 pr-3 text-slate-300">{s.address ?? '—'}</td>
               <td className="py-2 pr-3 text-slate-400">{stamp(s.created_at)}</td>
-              <td className="py-2 pr-3 text-slate-400" title={stamp(s.last_seen_at)}>
-                {s.current ? 'Now' : formatAgo(s.last_seen_at)}
-              </td>
+              <SessionLastSeenCell session={s} />
               <td className="py-2 text-right">
                 {!s.current && (
                   <Button
