@@ -15,6 +15,7 @@ export const NOTIFICATION_CHANNEL_TYPES = [
   'teams',
   'google_chat',
   'mqtt',
+  'web_push',
 ] as const;
 export const notificationChannelTypeSchema = lazySchema(() => z.enum(NOTIFICATION_CHANNEL_TYPES));
 export type NotificationChannelType = z.infer<typeof notificationChannelTypeSchema>;
@@ -31,6 +32,7 @@ export const CHANNEL_TYPE_LABELS: Record<NotificationChannelType, string> = {
   teams: 'Microsoft Teams',
   google_chat: 'Google Chat',
   mqtt: 'MQTT',
+  web_push: 'This device',
 };
 
 /** One config field of a channel type; the form draws it, the server validates it. */
@@ -133,7 +135,18 @@ export const CHANNEL_FIELDS: Record<NotificationChannelType, ChannelField[]> = {
     field('topic', 'Topic', 'text', { default: 'berth/notifications' }),
     field('retain', 'Retain the last message', 'checkbox', { required: false, default: false }),
   ],
+  // A browser's push subscription: the form fills these from the browser, never by hand.
+  web_push: [
+    field('endpoint', 'Push endpoint', 'password', { secret: true }),
+    field('p256dh', 'Subscription key', 'password', { secret: true }),
+    field('auth', 'Subscription secret', 'password', { secret: true }),
+    field('device', 'Device', 'text', { required: false, help: 'The browser that subscribed' }),
+  ],
 };
+
+/** base64url without padding, of exactly `bytes` bytes. */
+const isBase64Url = (v: string, bytes: number) =>
+  /^[A-Za-z0-9_-]+$/.test(v) && v.length === Math.ceil((bytes * 4) / 3);
 
 export const channelConfigSchema = lazySchema(() =>
   z.record(
@@ -206,11 +219,54 @@ export function channelConfigProblem(
       };
     if (type === 'mqtt' && f.key === 'topic' && !isMqttTopicPrefix(s.trim()))
       return { field: f.key, message: `${f.label} must be topic levels without wildcards` };
+    if (type === 'web_push') {
+      const problem = webPushProblem(f.key, s.trim());
+      if (problem !== null) return { field: f.key, message: problem };
+    }
     if (f.key === 'bot_token' && !/^\d+:[A-Za-z0-9_-]+$/.test(s.trim()))
       return { field: f.key, message: 'Bot token must look like 123456789:ABCdef...' };
   }
   return null;
 }
+
+/** What is wrong with one field of a browser's push subscription, in plain words. */
+function webPushProblem(key: string, v: string): string | null {
+  if (key === 'endpoint' && !/^https?:\/\/[^\s/?#]+\/[^\s]*$/i.test(v))
+    return "The browser's push endpoint must be an http(s) address; subscribe the device again";
+  // P-256 public key, uncompressed (65 bytes) and a 16-byte secret, as browsers give them.
+  if (key === 'p256dh' && !isBase64Url(v, 65))
+    return "The subscription key is not a browser's push key; subscribe the device again";
+  if (key === 'auth' && !isBase64Url(v, 16))
+    return "The subscription secret is not a browser's push secret; subscribe the device again";
+  if (key === 'device' && v.length > 200) return 'Device must be at most 200 characters';
+  return null;
+}
+
+/** GET /api/notifications/web-push/key: the VAPID public key browsers subscribe with. */
+export const webPushKeySchema = lazySchema(() =>
+  z.object({
+    /** base64url, uncompressed P-256 point: what pushManager.subscribe takes. */
+    public_key: z.string(),
+  }),
+);
+export type WebPushKey = z.infer<typeof webPushKeySchema>;
+
+/**
+ * What a "This device" notification carries (JSON, encrypted for the browser): the service
+ * worker shows title and body and opens `url` (a path of the app) when tapped.
+ */
+export const webPushPayloadSchema = lazySchema(() =>
+  z.object({
+    title: z.string(),
+    body: z.string(),
+    url: z.string(),
+    /** Notifications with the same tag replace each other (one per alert). */
+    tag: z.string(),
+    severity: z.string(),
+    kind: z.string(),
+  }),
+);
+export type WebPushPayload = z.infer<typeof webPushPayloadSchema>;
 
 export const channelNameSchema = lazySchema(() =>
   z

@@ -173,6 +173,20 @@ export class ChannelsService {
     await this.store.update(id, patch);
   }
 
+  /**
+   * A push service said the channel's subscription is gone: its secrets (the subscription)
+   * are dropped, so later deliveries fail at once with words saying so, never retried.
+   */
+  async forgetSubscription(id: number): Promise<void> {
+    const c = this.cache.get(id);
+    if (c === undefined || c.row.secrets_sealed === null) return;
+    const row = await this.store.update(id, {
+      secrets_sealed: null,
+      updated_at: new Date().toISOString(),
+    });
+    if (row !== undefined) this.remember(row);
+  }
+
   private async uniqueName(name: string): Promise<void> {
     if ((await this.store.byName(name)) !== undefined)
       throw conflict(`name: A channel named '${name}' already exists`);

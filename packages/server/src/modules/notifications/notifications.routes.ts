@@ -8,6 +8,7 @@ import {
   templatePreviewRequestSchema,
   templatePreviewSchema,
   templateVariablesSchema,
+  webPushKeySchema,
 } from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -61,6 +62,9 @@ export function notificationsRoutes(
     `${base}/:id/dependent-alerts`,
     { schema: { params, response: { 200: channelDependentsSchema } } },
     (req) => n.dependents(req.params.id, rules),
+  );
+  r.get('/notifications/web-push/key', { schema: { response: { 200: webPushKeySchema } } }, () =>
+    n.webPushKey(),
   );
   r.get(
     '/notifications/template-variables',

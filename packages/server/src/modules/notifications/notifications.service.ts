@@ -5,6 +5,7 @@ import type {
   TemplatePreview,
   TemplatePreviewRequest,
   TemplateVariables,
+  WebPushKey,
   WritableSettings,
 } from '@berth/contracts';
 import { templatePreviewRequestSchema } from '@berth/contracts';
@@ -14,11 +15,12 @@ import type { SecretBox } from '../../platform/secret-box.js';
 import type { EventInput } from '../events/index.js';
 import { activeWindow } from './blackout.js';
 import { ChannelsService } from './channels.service.js';
-import type { NotificationEndpoints } from './channels/driver.js';
+import { DeliveryError, type NotificationEndpoints, type VapidDetails } from './channels/driver.js';
 import { DRIVERS } from './channels/registry.js';
 import type { OutgoingMessage } from './message.js';
 import type { NewOutboxRow, NotificationsStore } from './notifications.store.js';
 import { attempt, DAY_MS, OutboxWorker, type OutboxOptions } from './outbox.js';
+import { loadVapid } from './web-push-keys.js';
 import {
   DEFAULT_TEMPLATES,
   formatTime,
@@ -76,6 +78,7 @@ export class NotificationsService {
   private blackout: string | null = null;
   private blackoutTimer: NodeJS.Timeout | null = null;
   private releasing: Promise<void> = Promise.resolve();
+  private vapid: VapidDetails | null = null;
 
   constructor(private readonly deps: NotificationsDeps) {
     this.now = deps.now ?? (() => Date.now());
@@ -92,11 +95,23 @@ export class NotificationsService {
   }
 
   private get ctx() {
-    return { endpoints: this.deps.endpoints, timeoutMs: TIMEOUT_MS, product: 'Berth' };
+    return {
+      endpoints: this.deps.endpoints,
+      timeoutMs: TIMEOUT_MS,
+      product: 'Berth',
+      vapid: () => this.vapid,
+    };
+  }
+
+  /** The VAPID public key browsers subscribe with (GET /notifications/web-push/key). */
+  async webPushKey(): Promise<WebPushKey> {
+    this.vapid ??= await loadVapid(this.deps.store.vapid, this.deps.box);
+    return { public_key: this.vapid.publicKey };
   }
 
   async start(): Promise<void> {
     await this.channels.load();
+    this.vapid = await loadVapid(this.deps.store.vapid, this.deps.box);
     await this.deps.store.outbox.prune(this.now() - 7 * DAY_MS);
     this.checkBlackout();
     await this.releasing;
@@ -289,6 +304,8 @@ export class NotificationsService {
       return { success: true, error: null };
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
+      if (err instanceof DeliveryError && err.options.gone === true)
+        await this.channels.forgetSubscription(id);
       await this.channels.noteOutcome(id, error);
       return { success: false, error };
     }

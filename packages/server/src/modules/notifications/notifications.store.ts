@@ -201,6 +201,33 @@ export function createNotificationsStore(base: Db) {
       return Number(r.numDeletedRows);
     },
   };
-  return { channels, outbox };
+  /** Berth's VAPID key pair: one row of the global settings table, the private key sealed. */
+  const vapid = {
+    async read(): Promise<StoredVapid | undefined> {
+      const row = await base
+        .selectFrom('settings')
+        .select('value')
+        .where('key', '=', VAPID_KEY)
+        .executeTakeFirst();
+      return row === undefined ? undefined : (JSON.parse(row.value) as StoredVapid);
+    },
+    /** Writes the pair unless one is there already (two starts at once keep the first). */
+    async insertIfAbsent(value: StoredVapid): Promise<void> {
+      await base
+        .insertInto('settings')
+        .values({ key: VAPID_KEY, value: JSON.stringify(value) })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+    },
+  };
+  return { channels, outbox, vapid };
+}
+
+const VAPID_KEY = 'web_push_vapid';
+
+export interface StoredVapid {
+  public_key: string;
+  private_key_sealed: string;
+  created_at: string;
 }
 export type NotificationsStore = ReturnType<typeof createNotificationsStore>;

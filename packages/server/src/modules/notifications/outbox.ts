@@ -195,6 +195,7 @@ export class OutboxWorker {
       const now = this.deps.now();
       const wait = Math.max(opts.retryAfterMs ?? 0, this.delay(attempts));
       const giveUp = now + wait - row.created_at > (this.deps.options?.giveUpAfterMs ?? DAY_MS);
+      if (opts.gone === true) await channels.forgetSubscription(channel.id);
       await channels.noteOutcome(channel.id, error);
       if (opts.permanent === true || giveUp) {
         await store.finish(row.id, 'failed', error);

@@ -14,6 +14,15 @@ export interface DeliveryContext {
   timeoutMs: number;
   /** A short product line for headers and sender names. */
   product: string;
+  /** Berth's VAPID key pair for Web Push; null until loaded at start. */
+  vapid?: () => VapidDetails | null;
+}
+
+/** What Web Push signs with: a contact (mailto: or https:) and the key pair, base64url. */
+export interface VapidDetails {
+  subject: string;
+  publicKey: string;
+  privateKey: string;
 }
 
 /** One channel type: turns a message into its service's request and sends it. */
@@ -32,7 +41,8 @@ export class DeliveryError extends Error {
   override name = 'DeliveryError';
   constructor(
     message: string,
-    readonly options: { permanent?: boolean; retryAfterMs?: number } = {},
+    /** `gone`: the channel's subscription no longer exists (Web Push 404/410) and is dropped. */
+    readonly options: { permanent?: boolean; retryAfterMs?: number; gone?: boolean } = {},
   ) {
     super(message);
   }

@@ -10,6 +10,7 @@ import { slack } from './slack.js';
 import { smtp } from './smtp.js';
 import { teams } from './teams.js';
 import { telegram } from './telegram.js';
+import { webPush } from './web-push.js';
 import { webhook } from './webhook.js';
 
 /** Every channel type's driver; a new type is a file and a line here. */
@@ -25,4 +26,5 @@ export const DRIVERS: Record<NotificationChannelType, ChannelDriver> = {
   teams,
   google_chat: googleChat,
   mqtt,
+  web_push: webPush,
 };

@@ -12,6 +12,7 @@ import {
   Bell,
   BellRing,
   Hash,
+  MonitorSmartphone,
   Mail,
   MessageCircle,
   MessageSquare,
@@ -55,6 +56,7 @@ const ICONS: Record<NotificationChannelType, LucideIcon> = {
   teams: Users,
   google_chat: MessageCircle,
   mqtt: RadioTower,
+  web_push: MonitorSmartphone,
 };
 
 type DialogState =
