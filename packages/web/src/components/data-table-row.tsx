@@ -25,6 +25,11 @@ declare module '@tanstack/react-table' {
      * actions stay in reach in a window too narrow for every column.
      */
     pinnedEnd?: boolean;
+    /**
+     * On a tablet (768-1023 px) the column stays at the table's left edge while the rest
+     * scrolls sideways: a row's name stays in sight beside the columns scrolled to.
+     */
+    pinnedStart?: boolean;
   }
 }
 
@@ -37,6 +42,15 @@ export const PINNED_END = 'sticky right-0 shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.7)
 /** Opaque, since rows scroll beneath: the page's slate-950, and the row's hover tint over it. */
 const PINNED_END_BODY =
   'bg-slate-950 group-hover:bg-[color-mix(in_oklab,var(--color-slate-900)_60%,var(--color-slate-950))]';
+
+export const isPinnedStart = <T,>(column: Column<T>): boolean =>
+  column.columnDef.meta?.pinnedStart === true;
+
+/** A tablet's pinned name column, header included: at the left edge, shadowed on its right. */
+export const PINNED_START =
+  'md:max-lg:sticky md:max-lg:left-0 md:max-lg:z-[1] md:max-lg:shadow-[6px_0_6px_-6px_rgb(0_0_0/0.7)]';
+const PINNED_START_BODY =
+  'md:max-lg:bg-slate-950 md:max-lg:group-hover:bg-[color-mix(in_oklab,var(--color-slate-900)_60%,var(--color-slate-950))]';
 
 export type Measured = { index: number; measure: (el: Element | null) => void };
 /** A hook: the newest version of a row's record (see `DataTable`'s `useLiveRecord`). */
@@ -155,6 +169,7 @@ export const BodyRow = memo(
               cellPad,
               'align-top text-slate-300',
               isPinnedEnd(cell.column) && [PINNED_END, PINNED_END_BODY],
+              isPinnedStart(cell.column) && [PINNED_START, PINNED_START_BODY],
             )}
           />
         ))}

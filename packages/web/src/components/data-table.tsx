@@ -6,7 +6,9 @@ import { cn } from '@/lib/cn';
 import {
   BodyRow,
   isPinnedEnd,
+  isPinnedStart,
   PINNED_END,
+  PINNED_START,
   type LiveRecordHook,
   type Measured,
 } from './data-table-row';
@@ -131,6 +133,7 @@ export function DataTable<T>({
                     cellPad,
                     'font-medium whitespace-nowrap',
                     isPinnedEnd(header.column) && [PINNED_END, 'bg-slate-900'],
+                    isPinnedStart(header.column) && [PINNED_START, 'md:max-lg:bg-slate-900'],
                   )}
                   style={
                     dense && header.column.columnDef.size !== undefined

@@ -8,7 +8,10 @@ import {
   useContainerLogs,
   type LogSource,
 } from '@/lib/container-logs';
+import { usePhone } from '@/hooks/use-phone';
+import { cn } from '@/lib/cn';
 import { formatTime } from '@/lib/format';
+import { seriesColor, useResolvedTheme } from '@/lib/theme';
 
 /** Eight colours rotate across containers; 100 px counts as "at the bottom". */
 const COLOURS = [
@@ -28,6 +31,11 @@ export function LogViewer({ sources, showNames }: { sources: LogSource[]; showNa
   const [tail, setTail] = useState(100);
   const [autoRefresh, setAutoRefresh] = useState(true);
   const [search, setSearch] = useState('');
+  const theme = useResolvedTheme();
+  // Wrapped, a long line stays in view on a phone; unwrapped, lines keep their columns and the
+  // box scrolls sideways. Wrapped by default at every width, as the lines always were.
+  const phone = usePhone();
+  const [wrap, setWrap] = useState(true);
   const { lines, error, rateLimited, clearRateLimit } = useContainerLogs(
     sources,
     tail,
@@ -67,12 +75,16 @@ export function LogViewer({ sources, showNames }: { sources: LogSource[]; showNa
           />
           Auto-refresh
         </label>
+        <label className="flex items-center gap-2 text-slate-400 max-md:min-h-11">
+          <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} />
+          Wrap lines
+        </label>
         <Input
           aria-label="Search logs"
           placeholder="Search (regex)"
-          size="sm"
-          fullWidth={false}
-          className="w-56"
+          size={phone ? 'touch' : 'sm'}
+          fullWidth={phone}
+          className={phone ? undefined : 'w-56'}
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
@@ -86,15 +98,24 @@ export function LogViewer({ sources, showNames }: { sources: LogSource[]; showNa
           const el = e.currentTarget;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < SCROLL_THRESHOLD_PX;
         }}
-        className="min-h-64 flex-1 overflow-y-auto rounded-lg border border-slate-800 bg-black/40 p-3 font-mono text-xs leading-5"
+        data-wrap={wrap}
+        className="min-h-64 flex-1 overflow-y-auto rounded-lg border border-slate-800 bg-slate-950/40 p-3 font-mono text-xs leading-5"
       >
         {shown.map((line, i) => (
-          <div key={i} className={line.stream === 'stderr' ? 'text-red-200' : 'text-slate-200'}>
+          <div
+            key={i}
+            className={cn(
+              line.stream === 'stderr' ? 'text-red-200' : 'text-slate-200',
+              wrap ? '[overflow-wrap:anywhere]' : 'w-max whitespace-pre',
+            )}
+          >
             <span className="text-slate-500">
               {line.timestamp === null ? '' : formatTime(line.timestamp)}{' '}
             </span>
             {showNames && (
-              <span style={{ color: COLOURS[line.source % COLOURS.length] }}>
+              <span
+                style={{ color: seriesColor(COLOURS[line.source % COLOURS.length] ?? '', theme) }}
+              >
                 {sources[line.source]?.name}{' '}
               </span>
             )}

@@ -13,6 +13,8 @@ const SIZES = {
   sm: 'h-8 px-3 text-sm',
   md: 'h-10 px-4 text-sm',
   icon: 'h-8 w-8 text-sm',
+  /** 44 px tall: a phone's touch target. */
+  touch: 'h-11 px-4 text-sm',
 } as const;
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {

@@ -3,13 +3,18 @@ import { Dialog as RadixDialog } from 'radix-ui';
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
-/** Dialog widths; `screen` fills the window but for a margin, for the detail dialogs. */
+/**
+ * Dialog widths; `screen` fills the window but for a margin (all of it on a phone), for the
+ * detail dialogs.
+ */
 const SIZES = {
   md: 'w-[calc(100vw-2rem)] max-w-md',
   lg: 'w-[calc(100vw-2rem)] max-w-lg',
   xl: 'w-[calc(100vw-2rem)] max-w-xl',
   '5xl': 'w-[calc(100vw-2rem)] max-w-5xl',
-  screen: 'h-[calc(100vh-3rem)] w-[calc(100vw-3rem)]',
+  // On a phone the whole screen, edge to edge.
+  screen:
+    'h-[calc(100vh-3rem)] w-[calc(100vw-3rem)] max-md:top-0 max-md:left-0 max-md:h-dvh max-md:w-screen max-md:translate-x-0 max-md:translate-y-0 max-md:rounded-none max-md:border-0 max-md:p-4',
 } as const;
 
 interface DialogProps {
@@ -55,7 +60,7 @@ export function Dialog({
           )}
         >
           <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
+            <div className="max-md:min-w-0 max-md:break-words">
               <RadixDialog.Title className="text-lg font-semibold text-white">
                 {title}
               </RadixDialog.Title>
@@ -70,7 +75,7 @@ export function Dialog({
             {!forced && (
               <RadixDialog.Close
                 aria-label="Close"
-                className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white"
+                className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white max-md:-m-2.5 max-md:p-3.5"
               >
                 <X className="h-4 w-4" />
               </RadixDialog.Close>

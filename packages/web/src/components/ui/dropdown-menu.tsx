@@ -45,7 +45,7 @@ export function DropdownMenuItem({
     <Radix.Item
       onSelect={onSelect}
       disabled={disabled}
-      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800 data-[highlighted]:text-white data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40"
+      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800 data-[highlighted]:text-white data-[disabled]:cursor-not-allowed data-[disabled]:opacity-40 max-md:min-h-11"
     >
       {children}
     </Radix.Item>
@@ -128,7 +128,7 @@ export function DropdownMenuCheckboxItem({
       checked={checked}
       onCheckedChange={onCheckedChange}
       onSelect={(e) => e.preventDefault()}
-      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800"
+      className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800 max-md:min-h-11"
     >
       <span className="flex h-4 w-4 items-center justify-center rounded border border-slate-600">
         <Radix.ItemIndicator>

@@ -1,8 +1,8 @@
 import type { InputHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 
-/** Control heights shared by Input and Select: h-8, h-9 (filter bars), h-10 (forms). */
-export const CONTROL_HEIGHTS = { sm: 'h-8', md: 'h-9', lg: 'h-10' } as const;
+/** Control heights shared by Input and Select: h-8, h-9 (filter bars), h-10 (forms), h-11 (phones). */
+export const CONTROL_HEIGHTS = { sm: 'h-8', md: 'h-9', lg: 'h-10', touch: 'h-11' } as const;
 export type ControlSize = keyof typeof CONTROL_HEIGHTS;
 
 export interface InputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'size'> {

@@ -35,7 +35,7 @@ export function Sheet({
               {actions}
               <RadixDialog.Close
                 aria-label="Close"
-                className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white"
+                className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white max-md:-m-2.5 max-md:p-3.5"
               >
                 <X className="h-4 w-4" />
               </RadixDialog.Close>

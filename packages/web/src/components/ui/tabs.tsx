@@ -6,12 +6,16 @@ export const TabsContent = RadixTabs.Content;
 
 export function TabsList({ tabs }: { tabs: { value: string; label: string }[] }) {
   return (
-    <RadixTabs.List className="mb-4 flex gap-1 border-b border-slate-800">
+    // On a phone the tabs are a strip that scrolls sideways, each a 44 px target.
+    <RadixTabs.List
+      data-testid="tab-strip"
+      className="mb-4 flex gap-1 border-b border-slate-800 max-md:shrink-0 max-md:overflow-x-auto max-md:overscroll-x-contain max-md:[scrollbar-width:none]"
+    >
       {tabs.map((tab) => (
         <RadixTabs.Trigger
           key={tab.value}
           value={tab.value}
-          className="-mb-px border-b-2 border-transparent px-4 py-2 text-sm text-slate-400 hover:text-white data-[state=active]:border-accent data-[state=active]:text-white"
+          className="-mb-px border-b-2 border-transparent px-4 py-2 text-sm text-slate-400 hover:text-white data-[state=active]:border-accent data-[state=active]:text-white max-md:min-h-11 max-md:shrink-0 max-md:whitespace-nowrap"
         >
           {tab.label}
         </RadixTabs.Trigger>

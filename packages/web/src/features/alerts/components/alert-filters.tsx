@@ -8,18 +8,18 @@ import { X } from 'lucide-react';
 import type { AlertFilters } from '@/lib/alerts';
 import { cn } from '@/lib/cn';
 
-const STATES: { value: AlertState; label: string }[] = [
+export const STATES: { value: AlertState; label: string }[] = [
   { value: 'open', label: 'Open' },
   { value: 'snoozed', label: 'Snoozed' },
   { value: 'resolved', label: 'Resolved' },
 ];
-const SEVERITIES: { value: AlertSeverity; label: string }[] = [
+export const SEVERITIES: { value: AlertSeverity; label: string }[] = [
   { value: 'critical', label: 'Critical' },
   { value: 'error', label: 'Error' },
   { value: 'warning', label: 'Warning' },
   { value: 'info', label: 'Info' },
 ];
-const SCOPES: { value: 'host' | 'container'; label: string }[] = [
+export const SCOPES: { value: 'host' | 'container'; label: string }[] = [
   { value: 'host', label: 'Host' },
   { value: 'container', label: 'Container' },
 ];

@@ -23,9 +23,12 @@ import {
   type AlertFilters,
 } from '@/lib/alerts';
 import { errorText } from '@/lib/api-client';
+import { usePhone } from '@/hooks/use-phone';
 import { cn } from '@/lib/cn';
 import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
+import { AlertCards } from './alert-cards';
 import { AlertFilterButtons, readAlertFilters } from './alert-filters';
+import { AlertFiltersSheet } from './alert-filters-sheet';
 
 /** The Alerts page lists 20 alerts a page. */
 const PAGE_SIZE = 20;
@@ -37,6 +40,7 @@ export function AlertsPage() {
   const alertId = params.get('alertId');
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const phone = usePhone();
 
   const stats = useQuery(alertSummaryQueryOptions());
   const list = useQuery(alertListQueryOptions(filters, page, PAGE_SIZE));
@@ -91,6 +95,7 @@ export function AlertsPage() {
     });
 
   const counts = stats.data;
+  const scopeName = useScopeName(filters.scope_id);
   const empty = list.isError ? (
     <span className="text-red-300">{errorText(list.error, 'Failed to fetch alerts')}</span>
   ) : list.isPending ? (
@@ -123,11 +128,16 @@ export function AlertsPage() {
         <SummaryCard label="Warning" tone="text-amber-200" value={counts?.by_severity.warning} />
         <SummaryCard label="Open" tone="text-white" value={counts?.by_state.open} />
       </div>
-      <AlertFilterButtons
-        filters={filters}
-        onFilters={setFilters}
-        scopeName={useScopeName(filters.scope_id)}
-      />
+      {phone ? (
+        <AlertFiltersSheet
+          filters={filters}
+          onFilters={setFilters}
+          scopeName={scopeName}
+          shown={list.data?.total}
+        />
+      ) : (
+        <AlertFilterButtons filters={filters} onFilters={setFilters} scopeName={scopeName} />
+      )}
 
       {selected.size > 0 && (
         <BulkBar
@@ -149,13 +159,23 @@ export function AlertsPage() {
           Select all on this page
         </label>
       )}
-      <AlertList
-        alerts={list.isError ? [] : alerts}
-        empty={empty}
-        onOpen={openAlert}
-        selected={selected}
-        onSelect={select}
-      />
+      {phone ? (
+        <AlertCards
+          alerts={list.isError ? [] : alerts}
+          empty={empty}
+          onOpen={openAlert}
+          selected={selected}
+          onSelect={select}
+        />
+      ) : (
+        <AlertList
+          alerts={list.isError ? [] : alerts}
+          empty={empty}
+          onOpen={openAlert}
+          selected={selected}
+          onSelect={select}
+        />
+      )}
       <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={setPage} noun="alerts" />
       {alertId !== null && <AlertPanel key={alertId} alertId={alertId} onClose={closeAlert} />}
     </>

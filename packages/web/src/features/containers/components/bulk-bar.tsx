@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
+import { usePhone } from '@/hooks/use-phone';
 import { errorText } from '@/lib/api-client';
 import { useStartBatch } from '../api/batch-api';
 import { parseTagList } from '../lib/tag-list';
@@ -32,6 +33,8 @@ export function BulkBar({
   onStarted: (jobId: string) => void;
 }) {
   const start = useStartBatch();
+  // 44 px controls on a phone.
+  const size = usePhone() ? 'touch' : 'sm';
   const [confirm, setConfirm] = useState<Power | null>(null);
   const [autoUpdate, setAutoUpdate] = useState(false);
   const [tags, setTags] = useState('');
@@ -68,16 +71,16 @@ export function BulkBar({
   return (
     <div
       data-testid="bulk-bar"
-      className="sticky bottom-2 z-20 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-slate-700 bg-slate-900/95 px-4 py-3 shadow-lg backdrop-blur"
+      className="sticky bottom-2 z-20 mt-4 flex flex-wrap items-center gap-2 rounded-xl border border-slate-700 bg-slate-900/95 px-4 py-3 shadow-lg backdrop-blur max-md:max-h-[40vh] max-md:overflow-y-auto max-md:px-3"
     >
       <span className="mr-2 text-sm text-slate-200">{selected.length} selected</span>
       {(['start', 'stop', 'restart'] as const).map((action) => (
-        <Button key={action} size="sm" variant="secondary" onClick={() => setConfirm(action)}>
+        <Button key={action} size={size} variant="secondary" onClick={() => setConfirm(action)}>
           {POWER_LABEL[action]}
         </Button>
       ))}
       <Button
-        size="sm"
+        size={size}
         variant="secondary"
         onClick={() =>
           void run({ action: 'check-updates' }, `Checking updates for ${ids.length} containers...`)
@@ -86,7 +89,7 @@ export function BulkBar({
         Check Updates
       </Button>
       <Button
-        size="sm"
+        size={size}
         variant="secondary"
         onClick={() => void run({ action: 'update' }, `Updating ${ids.length} containers...`)}
       >
@@ -95,7 +98,7 @@ export function BulkBar({
       <Input
         aria-label="Tags for selected containers"
         placeholder="tag-a, tag-b"
-        size="sm"
+        size={size}
         fullWidth={false}
         className="w-44"
         value={tags}
@@ -105,10 +108,10 @@ export function BulkBar({
           setTagError(null);
         }}
       />
-      <Button size="sm" variant="secondary" onClick={() => runTags('add-tags')}>
+      <Button size={size} variant="secondary" onClick={() => runTags('add-tags')}>
         Add Tags
       </Button>
-      <Button size="sm" variant="secondary" onClick={() => runTags('remove-tags')}>
+      <Button size={size} variant="secondary" onClick={() => runTags('remove-tags')}>
         Remove Tags
       </Button>
       {tagError !== null && (
@@ -118,7 +121,7 @@ export function BulkBar({
       )}
       <Select
         aria-label="Auto-restart for selected containers"
-        size="sm"
+        size={size}
         value=""
         onChange={(e) => {
           const enabled = e.target.value === 'on';
@@ -134,12 +137,12 @@ export function BulkBar({
         <option value="on">Enable auto-restart</option>
         <option value="off">Disable auto-restart</option>
       </Select>
-      <Button size="sm" variant="secondary" onClick={() => setAutoUpdate(true)}>
+      <Button size={size} variant="secondary" onClick={() => setAutoUpdate(true)}>
         Auto-update…
       </Button>
       <Select
         aria-label="Desired state for selected containers"
-        size="sm"
+        size={size}
         value=""
         onChange={(e) => {
           const desired = e.target.value === 'should_run' ? 'should_run' : 'on_demand';

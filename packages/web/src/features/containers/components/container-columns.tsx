@@ -39,7 +39,8 @@ export interface RowActions {
   openAlerts: ReadonlyMap<string, Alert[]>;
 }
 
-const DOT: Partial<Record<Container['state'], string>> = {
+/** The state's dot colour; other states are slate. */
+export const DOT: Partial<Record<Container['state'], string>> = {
   running: 'bg-emerald-400',
   paused: 'bg-amber-400',
   restarting: 'bg-sky-400',
@@ -130,7 +131,7 @@ export function containerColumns(actions: RowActions) {
       ),
     }),
     col.accessor('name', {
-      meta: { reads: ['name', 'image', 'tags'] },
+      meta: { reads: ['name', 'image', 'tags'], pinnedStart: true },
       header: 'Name',
       cell: ({ row: { original: c } }) => (
         <div className="min-w-0">

@@ -15,6 +15,7 @@ import { useDebouncedCallback } from '@/hooks/use-debounced-callback';
 import { containerKeyOf } from '@berth/contracts';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { useLiveContainer } from '../lib/live-container';
+import { ContainerCards } from './container-cards';
 import { containerColumns, type RowActions } from './container-columns';
 import { ColumnsCustomizer } from './columns-customizer';
 
@@ -55,6 +56,7 @@ export function ContainersTable({
   sorting,
   onSortingChange,
   toolbar,
+  cards,
 }: {
   /** Stats and status may be older than the cache's: rows read those live. */
   containers: Container[];
@@ -65,6 +67,8 @@ export function ContainersTable({
   sorting: SortingState;
   onSortingChange: (next: SortingState) => void;
   toolbar: React.ReactNode;
+  /** On a phone: cards in the table's order, with checkboxes while `selecting`. */
+  cards?: { selecting: boolean } | undefined;
 }) {
   const prefs = usePreferences().data;
   const update = useUpdatePreferences();
@@ -142,6 +146,19 @@ export function ContainersTable({
     );
   }, [order, visibility, save]);
 
+  if (cards !== undefined)
+    return (
+      <>
+        <div className="mb-3">{toolbar}</div>
+        <ContainerCards
+          containers={table.getRowModel().rows.map((row) => row.original)}
+          actions={actions}
+          selecting={cards.selecting}
+          selection={selection}
+          onSelectionChange={onSelectionChange}
+        />
+      </>
+    );
   return (
     <>
       <div className="mb-3 flex flex-wrap items-center gap-3">

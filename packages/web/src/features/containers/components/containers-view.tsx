@@ -12,6 +12,7 @@ import { useContainerPanels } from '@/lib/container-panels';
 import { containerKeyOf } from '@berth/contracts';
 import { usePreferences } from '@/lib/preferences';
 import { useCan, useCanReadLogs } from '@/hooks/use-can';
+import { usePhone } from '@/hooks/use-phone';
 import {
   containersQueryOptions,
   hostsQueryOptions,
@@ -31,6 +32,7 @@ import { BatchPanel } from './batch-panel';
 import { BulkBar } from './bulk-bar';
 import { STATS_COLUMNS } from './container-columns';
 import { ContainerFiltersBar } from './container-filters-bar';
+import { ContainerPhoneToolbar } from './container-filters-sheet';
 import { ContainersTable } from './containers-table';
 import { ContainerDetailDialog, type DetailTab } from './detail/container-detail-dialog';
 
@@ -69,6 +71,8 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
     return linked === null ? null : { key: linked, tab: 'info' };
   });
   const action = useContainerAction();
+  const phone = usePhone();
+  const [selecting, setSelecting] = useState(false);
 
   // Scoped to a host (inside the host modal), filters stay local: the page URL is not ours.
   const [localFilters, setLocalFilters] = useState<ContainerFilters>(NO_FILTERS);
@@ -154,18 +158,37 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   // The same element while its inputs are, so a live message that changes rows only does not
   // draw the search box and the filter menus again.
   const toolbar = useMemo(
-    () => (
-      <ContainerFiltersBar
-        hosts={hosts}
-        filters={filters}
-        onFilters={setFilters}
-        search={search}
-        onSearch={setSearch}
-        count={visible.length}
-        scopedHostId={scopedHostId}
-      />
-    ),
-    [hosts, filters, setFilters, search, visible.length, scopedHostId],
+    () =>
+      phone ? (
+        <ContainerPhoneToolbar
+          hosts={hosts}
+          filters={filters}
+          onFilters={setFilters}
+          search={search}
+          onSearch={setSearch}
+          count={visible.length}
+          scopedHostId={scopedHostId}
+          selecting={selecting}
+          onSelecting={(on) => {
+            setSelecting(on);
+            if (!on) setSelection({});
+          }}
+          onSelectAll={() =>
+            setSelection(Object.fromEntries(visible.map((c) => [containerKeyOf(c), true])))
+          }
+        />
+      ) : (
+        <ContainerFiltersBar
+          hosts={hosts}
+          filters={filters}
+          onFilters={setFilters}
+          search={search}
+          onSearch={setSearch}
+          count={visible.length}
+          scopedHostId={scopedHostId}
+        />
+      ),
+    [phone, hosts, filters, setFilters, search, visible, scopedHostId, selecting],
   );
 
   if (containers.isPending)
@@ -191,6 +214,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
         sorting={sorting}
         onSortingChange={setSorting}
         toolbar={toolbar}
+        cards={phone ? { selecting } : undefined}
       />
       {visible.length === 0 && (
         <div className="mt-4">
@@ -202,6 +226,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
           selected={selected}
           onStarted={(id) => {
             setSelection({});
+            setSelecting(false);
             setJobId(id);
           }}
         />

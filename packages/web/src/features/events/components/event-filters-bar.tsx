@@ -1,11 +1,19 @@
 import type { Container, EventCategory, EventSeverity, Host } from '@berth/contracts';
 import { Search } from 'lucide-react';
 import { useMemo } from 'react';
+import { FilterSheet } from '@/components/filter-sheet';
 import { Input } from '@/components/ui/input';
 import { MultiSelect, type MultiSelectOption } from '@/components/ui/multi-select';
 import { Select } from '@/components/ui/select';
 import { containerKeyOf } from '@berth/contracts';
-import { CATEGORIES, SEVERITIES, TIME_RANGES, type EventFilters } from '../lib/event-filters';
+import {
+  CATEGORIES,
+  DEFAULT_HOURS,
+  NO_FILTERS,
+  SEVERITIES,
+  TIME_RANGES,
+  type EventFilters,
+} from '../lib/event-filters';
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const CATEGORY_OPTIONS = CATEGORIES.map((c) => ({ value: c, label: capitalise(c) }));
@@ -23,11 +31,14 @@ export function EventFiltersBar({
   onFilters,
   hosts,
   containers,
+  phone = false,
 }: {
   filters: EventFilters;
   onFilters: (next: EventFilters) => void;
   hosts: readonly Host[];
   containers: readonly Container[];
+  /** On a phone the search stays in view and the other filters are in a sheet. */
+  phone?: boolean;
 }) {
   const hostOptions = useMemo(
     () =>
@@ -51,28 +62,34 @@ export function EventFiltersBar({
       ),
     [containers, filters.hosts, filters.containers],
   );
-  return (
-    <div className="mb-4 flex flex-wrap items-center gap-2">
-      <div className="relative w-72">
-        <Search
-          className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-500"
-          aria-hidden
-        />
-        {/* Uncontrolled: typing changes nothing until Enter; Reset remounts it empty. */}
-        <Input
-          key={filters.search}
-          aria-label="Search events"
-          placeholder="Search events (text or regex)..."
-          title="Press Enter to search; text or a regular expression"
-          size="md"
-          className="pl-9"
-          defaultValue={filters.search}
-          onKeyDown={(e) => {
-            if (e.key !== 'Enter') return;
-            onFilters({ ...filters, search: e.currentTarget.value.trim() });
-          }}
-        />
-      </div>
+  const search = (
+    <div className={phone ? 'relative w-full' : 'relative w-72'}>
+      <Search
+        className={
+          phone
+            ? 'pointer-events-none absolute top-3.5 left-3 h-4 w-4 text-slate-500'
+            : 'pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-500'
+        }
+        aria-hidden
+      />
+      {/* Uncontrolled: typing changes nothing until Enter; Reset remounts it empty. */}
+      <Input
+        key={filters.search}
+        aria-label="Search events"
+        placeholder="Search events (text or regex)..."
+        title="Press Enter to search; text or a regular expression"
+        size={phone ? 'touch' : 'md'}
+        className="pl-9"
+        defaultValue={filters.search}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter') return;
+          onFilters({ ...filters, search: e.currentTarget.value.trim() });
+        }}
+      />
+    </div>
+  );
+  const controls = (
+    <>
       <Select
         aria-label="Time range"
         value={filters.hours}
@@ -110,6 +127,34 @@ export function EventFiltersBar({
         searchLabel="Search containers"
         onChange={(next) => onFilters({ ...filters, containers: next })}
       />
+    </>
+  );
+  if (phone) {
+    const active =
+      filters.categories.length +
+      filters.severities.length +
+      filters.hosts.length +
+      filters.containers.length +
+      (filters.hours === DEFAULT_HOURS ? 0 : 1);
+    return (
+      <div className="mb-4 flex flex-col gap-2">
+        {search}
+        <div className="flex justify-end">
+          <FilterSheet
+            active={active}
+            noun="events"
+            onClear={() => onFilters({ ...NO_FILTERS, search: filters.search })}
+          >
+            <div className="flex flex-col items-start gap-3">{controls}</div>
+          </FilterSheet>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="mb-4 flex flex-wrap items-center gap-2">
+      {search}
+      {controls}
     </div>
   );
 }

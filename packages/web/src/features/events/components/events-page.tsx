@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
+import { usePhone } from '@/hooks/use-phone';
 import { useContainerPanels } from '@/lib/container-panels';
 import { containerKeyOf } from '@berth/contracts';
 import { downloadEventsCsv } from '@/lib/events-csv';
@@ -31,7 +32,7 @@ import {
   type EventFilters,
 } from '../lib/event-filters';
 import { EventFiltersBar } from './event-filters-bar';
-import { EventsTable, type EventLinks } from './events-table';
+import { EventCards, EventsTable, type EventLinks } from './events-table';
 
 /** The Event Log: filters in the query string, a server-side page, CSV export. */
 export function EventsPage() {
@@ -44,6 +45,7 @@ export function EventsPage() {
   const hosts = useQuery(hostsQueryOptions());
   const containers = useQuery(containersQueryOptions());
   useLiveRefresh();
+  const phone = usePhone();
 
   // ?scope_id= (an alert's scope) becomes the host or container filter once both lists are in.
   const listsSettled = !hosts.isPending && !containers.isPending;
@@ -139,7 +141,7 @@ export function EventsPage() {
         title="Event Log"
         subtitle="What happened on your hosts and containers"
         actions={
-          <div className="flex items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2">
             <Button
               variant="secondary"
               size="sm"
@@ -176,8 +178,13 @@ export function EventsPage() {
         onFilters={setFilters}
         hosts={hosts.data ?? []}
         containers={containers.data ?? []}
+        phone={phone}
       />
-      <EventsTable events={query.isError ? [] : events} empty={empty} links={links} />
+      {phone ? (
+        <EventCards events={query.isError ? [] : events} empty={empty} links={links} />
+      ) : (
+        <EventsTable events={query.isError ? [] : events} empty={empty} links={links} />
+      )}
       {total > 0 && !query.isError && (
         <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-400">
           <span data-testid="event-log-showing">{info.showing}</span>

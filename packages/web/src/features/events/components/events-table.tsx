@@ -164,3 +164,76 @@ export function EventsTable({
     </div>
   );
 }
+
+/** The Event Log on a phone: one card per event, its host and container as 44 px links. */
+export function EventCards({
+  events,
+  empty,
+  links,
+}: {
+  events: readonly BerthEvent[];
+  empty: React.ReactNode;
+  links: EventLinks;
+}) {
+  if (events.length === 0)
+    return (
+      <div
+        data-testid="event-log"
+        className="rounded-xl border border-slate-800 px-4 py-12 text-center text-sm text-slate-400"
+      >
+        {empty}
+      </div>
+    );
+  return (
+    <ul className="space-y-2" data-testid="event-log">
+      {events.map((e) => (
+        <li
+          key={e.id}
+          data-testid="event-row"
+          className="rounded-xl border border-slate-800 bg-slate-900/40 px-3 py-2"
+        >
+          <div className="flex items-center justify-between gap-2 text-xs">
+            <span
+              className={cn(
+                'flex items-center gap-1.5 font-medium uppercase',
+                SEVERITY_TONE[e.severity],
+              )}
+            >
+              <span
+                className={cn('h-1.5 w-1.5 rounded-full', SEVERITY_DOT[e.severity])}
+                aria-hidden
+              />
+              {e.severity}
+              <span className="font-normal text-slate-500 normal-case">{e.category}</span>
+            </span>
+            <span className="text-slate-400 tabular-nums">{formatStamp(e.timestamp)}</span>
+          </div>
+          <p className="mt-1 text-sm break-words text-slate-100">{e.title}</p>
+          {e.message !== null && e.message !== '' && (
+            <p className="mt-0.5 line-clamp-3 text-xs break-words text-slate-400">{e.message}</p>
+          )}
+          {(e.container_id !== null || e.host_id !== null) && (
+            <div className="mt-1 flex flex-wrap items-center gap-x-4 [&>*]:min-h-11">
+              {e.container_id !== null && (
+                <Target
+                  icon={Box}
+                  kind="container"
+                  label={e.container_name ?? e.container_id}
+                  open={links.container(e)}
+                />
+              )}
+              {e.host_id !== null && (
+                <Target
+                  icon={Server}
+                  kind="host"
+                  label={e.host_name ?? e.host_id}
+                  open={links.host(e)}
+                />
+              )}
+            </div>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

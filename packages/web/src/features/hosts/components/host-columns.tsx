@@ -75,6 +75,7 @@ export function hostColumns(actions: HostRowActions, alertsOf: (hostId: string) 
       },
     }),
     col.accessor('name', {
+      meta: { pinnedStart: true },
       header: 'Hostname',
       cell: (c) => {
         const h = c.row.original;

@@ -70,7 +70,7 @@ function ModalBody({ host }: { host: Host }) {
   const scopedContainers = useContainersTableSlot();
   return (
     <div data-testid="host-modal">
-      <div className="mb-5 grid grid-cols-4 gap-3">
+      <div className="mb-5 grid grid-cols-4 gap-3 max-md:grid-cols-2">
         <StatCard label="Containers" value={containers.length} />
         <StatCard label="Running" value={running} />
         <StatCard label="Stopped" value={containers.length - running} />

@@ -9,12 +9,14 @@ import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { usePhone } from '@/hooks/use-phone';
 import { useHostPanels } from '@/lib/host-panels';
 import { usePreferences } from '@/lib/preferences';
 import { openAlertsQueryOptions } from '@/lib/alerts';
 import { useHosts } from '../api/hosts-api';
 import { BulkTagBar } from './bulk-tag-bar';
 import { DeleteHostDialog } from './delete-host-dialog';
+import { HostCards } from './host-cards';
 import { HostFormDialog } from './host-form-dialog';
 import { HostsTable } from './hosts-table';
 import { RotateSecretDialog } from './rotate-secret-dialog';
@@ -36,6 +38,7 @@ export function HostsPage() {
   const [rotating, setRotating] = useState<Host | null>(null);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [params, setParams] = useSearchParams();
+  const phone = usePhone();
   const actions = useMemo(
     () => ({
       edit: (h: Host) => setEditing(h),
@@ -79,11 +82,16 @@ export function HostsPage() {
       />
       <div className="relative mb-4 max-w-sm">
         <Search
-          className="pointer-events-none absolute top-3 left-3 h-4 w-4 text-slate-500"
+          className={
+            phone
+              ? 'pointer-events-none absolute top-3.5 left-3 h-4 w-4 text-slate-500'
+              : 'pointer-events-none absolute top-3 left-3 h-4 w-4 text-slate-500'
+          }
           aria-hidden
         />
         <Input
           aria-label="Search hosts"
+          size={phone ? 'touch' : 'lg'}
           className="pl-9"
           placeholder="Search by name, URL or tags..."
           value={search}
@@ -108,13 +116,22 @@ export function HostsPage() {
       {hosts.data !== undefined && hosts.data.length > 0 && (
         <>
           {selected.length > 0 && <BulkTagBar hosts={selected} onDone={() => setSelection({})} />}
-          <HostsTable
-            hosts={visible}
-            actions={actions}
-            alertsOf={alertsOf}
-            selection={selection}
-            onSelectionChange={setSelection}
-          />
+          {phone ? (
+            <HostCards
+              hosts={visible}
+              actions={actions}
+              alertsOf={alertsOf}
+              onOpen={(h) => panels.openHost(h.id, { expanded: true })}
+            />
+          ) : (
+            <HostsTable
+              hosts={visible}
+              actions={actions}
+              alertsOf={alertsOf}
+              selection={selection}
+              onSelectionChange={setSelection}
+            />
+          )}
         </>
       )}
       {editing !== null && (

@@ -1,0 +1,199 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { apiFor } from '../fixtures/api.js';
+import { docker, TestContainers } from '../fixtures/docker.js';
+import { hostPayload } from '../fixtures/rig.js';
+import { expect, signIn, test } from '../fixtures/test.js';
+
+const containers = new TestContainers();
+test.afterEach(() => containers.removeAll());
+
+const ARTIFACTS = new URL('../.artifacts/phone/', import.meta.url).pathname;
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `${ARTIFACTS}lists-${name}-390.png` });
+
+/** How far the page or the shell's scrolling main runs past the window's right edge. */
+const overflow = (page: Page) =>
+  page.evaluate(() => {
+    const main = document.querySelector('main');
+    return Math.max(
+      document.documentElement.scrollWidth - window.innerWidth,
+      main === null ? 0 : main.scrollWidth - main.clientWidth,
+    );
+  });
+
+const startedAt = (name: string) =>
+  docker('plain', 'inspect', '-f', '{{.State.StartedAt}}', name).trim();
+
+test.describe('phone lists at 390 × 844 with touch', () => {
+  test.use({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
+
+  test('containers as cards: the ⋯ menu restarts, Select mode bulk-selects, filters sit in a sheet, the dialog fills the screen', async ({
+    page,
+    readyServer,
+  }) => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const api = await apiFor(readyServer.url);
+    await api.post('/hosts', hostPayload('plain', 'pocket'));
+    const web = containers.run('plain', 'web');
+    const worker = containers.run('plain', 'worker');
+    const idle = containers.run('plain', 'idle');
+    docker('plain', 'stop', idle);
+    await signIn(page);
+    await page.goto('/containers');
+    await page.getByLabel('Search containers').fill(containers.prefix);
+    await expect(page.getByTestId('container-count')).toHaveText('3 container(s)', {
+      timeout: 15_000,
+    });
+    const card = (name: string) => page.getByTestId(`container-card-${name}`);
+    for (const name of [web, worker, idle])
+      await expect(card(name).getByTestId('card-name')).toHaveText(name);
+    await expect(card(idle)).toContainText('Exited');
+    await expect(card(web)).toContainText('pocket');
+    await expect(card(web)).toContainText('CPU');
+    await expect(page.locator('table')).toHaveCount(0);
+    expect(await overflow(page)).toBe(0);
+    await shot(page, 'containers');
+
+    // The ⋯ menu holds the row's actions, with the row's checks: a stopped one cannot restart.
+    const before = startedAt(web);
+    await card(web)
+      .getByRole('button', { name: `Actions for ${web}` })
+      .tap();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem', { name: 'Start', exact: true })).toHaveAttribute(
+      'data-disabled',
+      '',
+    );
+    await shot(page, 'row-menu');
+    await menu.getByRole('menuitem', { name: 'Restart', exact: true }).tap();
+    await expect.poll(() => startedAt(web), { timeout: 30_000 }).not.toBe(before);
+    await card(idle)
+      .getByRole('button', { name: `Actions for ${idle}` })
+      .tap();
+    await expect(page.getByRole('menuitem', { name: 'Restart', exact: true })).toHaveAttribute(
+      'data-disabled',
+      '',
+    );
+    await page.keyboard.press('Escape');
+
+    // Select mode: checkboxes on the cards, the bulk bar once something is picked.
+    await page.getByRole('button', { name: 'Select', exact: true }).tap();
+    await page.getByLabel(`Select ${web}`).tap();
+    await page.getByLabel(`Select ${worker}`).tap();
+    const bar = page.getByTestId('bulk-bar');
+    await expect(bar).toContainText('2 selected');
+    await expect(bar.getByRole('button', { name: 'Restart' })).toBeVisible();
+    expect(await overflow(page)).toBe(0);
+    await shot(page, 'select-mode');
+    await page.getByRole('button', { name: 'Done' }).tap();
+    await expect(bar).toHaveCount(0);
+    await expect(page.getByLabel(`Select ${web}`)).toHaveCount(0);
+
+    // Filters in a sheet: State Running leaves the two running ones, and stays in the URL.
+    await page.getByRole('button', { name: 'Filters' }).tap();
+    const sheet = page.getByRole('dialog', { name: 'Filters' });
+    await sheet.getByLabel('Running').tap();
+    await expect(page).toHaveURL(/state=running/);
+    await expect(sheet.getByRole('button', { name: 'Show 2 containers' })).toBeVisible();
+    await shot(page, 'filters-sheet');
+    await sheet.getByRole('button', { name: 'Show 2 containers' }).tap();
+    await expect(sheet).toHaveCount(0);
+    await expect(card(idle)).toHaveCount(0);
+    await expect(card(web)).toBeVisible();
+    await expect(page.getByTestId('filter-count')).toHaveText('1');
+
+    // The container dialog fills the screen; its tabs are a strip that scrolls sideways.
+    await card(web)
+      .getByRole('button', { name: `Open ${web}` })
+      .tap();
+    const dialog = page.getByRole('dialog', { name: `${web} (pocket)` });
+    await expect(dialog).toBeVisible();
+    await expect
+      .poll(async () => {
+        const box = await dialog.boundingBox();
+        return box && [box.x, box.y, box.width, box.height].map(Math.round);
+      })
+      .toEqual([0, 0, 390, 844]);
+    const strip = dialog.getByTestId('tab-strip');
+    const scroll = await strip.evaluate((el) => ({
+      overflowX: getComputedStyle(el).overflowX,
+      wider: el.scrollWidth > el.clientWidth,
+    }));
+    expect(scroll).toEqual({ overflowX: 'auto', wider: true });
+    await shot(page, 'container-dialog');
+    const health = dialog.getByRole('tab', { name: 'Health Check' });
+    await health.scrollIntoViewIfNeeded();
+    await health.tap();
+    await expect(health).toHaveAttribute('data-state', 'active');
+    expect(await strip.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    const box = await dialog.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(box).toBe(0);
+
+    // Logs wrap by default on a phone, and the toggle turns it off.
+    const logs = dialog.getByRole('tab', { name: 'Logs' });
+    await logs.scrollIntoViewIfNeeded();
+    await logs.tap();
+    const wrap = dialog.getByLabel('Wrap lines');
+    await expect(wrap).toBeChecked();
+    await expect(dialog.getByTestId('log-lines')).toHaveAttribute('data-wrap', 'true');
+    await shot(page, 'container-logs');
+    await wrap.tap();
+    await expect(dialog.getByTestId('log-lines')).toHaveAttribute('data-wrap', 'false');
+  });
+
+  test('hosts, events and alerts are card lists with their filters in a sheet', async ({
+    page,
+    readyServer,
+  }) => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const api = await apiFor(readyServer.url);
+    await api.post('/hosts', hostPayload('plain', 'pocket-host', ['prod']));
+    containers.run('plain', 'evt');
+    await signIn(page);
+
+    await page.goto('/hosts');
+    const host = page.getByTestId('host-list-card-pocket-host');
+    await expect(host).toContainText('running', { timeout: 15_000 });
+    await host.getByRole('button', { name: 'Actions for pocket-host' }).tap();
+    await expect(page.getByRole('menuitem', { name: 'Edit' })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    expect(await overflow(page)).toBe(0);
+    await shot(page, 'hosts');
+    await host.getByRole('button', { name: 'Open pocket-host' }).tap();
+    const hostDialog = page.getByRole('dialog', { name: 'Hosts > pocket-host' });
+    await expect(hostDialog).toBeVisible();
+    await expect.poll(async () => (await hostDialog.boundingBox())?.width.toFixed(0)).toBe('390');
+    await shot(page, 'host-dialog');
+    await hostDialog.getByRole('tab', { name: 'Containers' }).tap();
+    await expect(hostDialog.getByTestId('container-cards')).toBeVisible();
+    await shot(page, 'host-dialog-containers');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/events');
+    await expect(page.getByTestId('event-row').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.locator('table[data-testid="event-log"]')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Filters' }).tap();
+    await expect(page.getByRole('dialog', { name: 'Filters' })).toBeVisible();
+    await shot(page, 'events-filters');
+    await page.getByRole('button', { name: 'Done' }).tap();
+    expect(await overflow(page)).toBe(0);
+    await shot(page, 'events');
+
+    await page.goto('/alerts');
+    await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
+    await page.getByRole('button', { name: 'Filters' }).tap();
+    const sheet = page.getByRole('dialog', { name: 'Filters' });
+    await sheet.getByLabel('Resolved').tap();
+    await expect(page).toHaveURL(/state=resolved/);
+    await sheet.getByRole('button', { name: /^Show \d+ alerts$/ }).tap();
+    expect(await overflow(page)).toBe(0);
+    await shot(page, 'alerts');
+  });
+});

@@ -1,0 +1,197 @@
+import { containerKeyOf, type Container } from '@berth/contracts';
+import type { RowSelectionState } from '@tanstack/react-table';
+import {
+  AlertTriangle,
+  CircleArrowUp,
+  Info,
+  Loader2,
+  MoreVertical,
+  Play,
+  RotateCw,
+  ScrollText,
+  Square,
+} from 'lucide-react';
+import { memo, useCallback } from 'react';
+import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
+import { cn } from '@/lib/cn';
+import { SHOULD_RUN_FLAG, shouldBeRunning, stateLabel } from '@/lib/container-state';
+import { formatMemory, formatPercent } from '@/lib/format';
+import { useLiveContainer } from '../lib/live-container';
+import { DOT, type RowActions } from './container-columns';
+
+/** The row's actions as a menu: the same actions, and the same checks, as the table's row. */
+export function ContainerActionsMenu({
+  container: c,
+  actions,
+}: {
+  container: Container;
+  actions: RowActions;
+}) {
+  const running = c.state === 'running';
+  const startable = c.state === 'exited' || c.state === 'stopped' || c.state === 'created';
+  return (
+    <ActionMenu
+      label={`Actions for ${c.name}`}
+      icon={<MoreVertical className="h-5 w-5" aria-hidden />}
+      className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-slate-300 hover:bg-slate-800 hover:text-white"
+    >
+      <DropdownMenuItem onSelect={() => actions.open(c, 'info')}>
+        <Info className="h-4 w-4" aria-hidden /> Details
+      </DropdownMenuItem>
+      <DropdownMenuItem
+        disabled={actions.busy || !startable}
+        onSelect={() => actions.act(c, 'start')}
+      >
+        <Play className="h-4 w-4" aria-hidden /> Start
+      </DropdownMenuItem>
+      <DropdownMenuItem disabled={actions.busy || !running} onSelect={() => actions.act(c, 'stop')}>
+        <Square className="h-4 w-4" aria-hidden /> Stop
+      </DropdownMenuItem>
+      <DropdownMenuItem
+        disabled={actions.busy || !running}
+        onSelect={() => actions.act(c, 'restart')}
+      >
+        <RotateCw className="h-4 w-4" aria-hidden /> Restart
+      </DropdownMenuItem>
+      {actions.canReadLogs !== false && (
+        <DropdownMenuItem onSelect={() => actions.open(c, 'logs')}>
+          <ScrollText className="h-4 w-4" aria-hidden /> Logs
+        </DropdownMenuItem>
+      )}
+      {actions.withUpdates.has(containerKeyOf(c)) && (
+        <DropdownMenuItem onSelect={() => actions.open(c, 'updates')}>
+          <CircleArrowUp className="h-4 w-4" aria-hidden /> Update
+        </DropdownMenuItem>
+      )}
+    </ActionMenu>
+  );
+}
+
+interface CardProps {
+  /** Possibly older than the cache's: the card reads its stats live, as a table row does. */
+  container: Container;
+  actions: RowActions;
+  selecting: boolean;
+  selected: boolean;
+  onSelect: (key: string, on: boolean) => void;
+}
+
+/** One container as a card: state, name, image, host, CPU and memory, and its menu. */
+const ContainerCard = memo(function ContainerCard({
+  container,
+  actions,
+  selecting,
+  selected,
+  onSelect,
+}: CardProps) {
+  const c = useLiveContainer(container);
+  const key = containerKeyOf(c);
+  const body = (
+    <>
+      <div className="flex min-w-0 items-center gap-2">
+        {c.state === 'restarting' ? (
+          <Loader2 className="h-3 w-3 shrink-0 animate-spin text-sky-400" aria-hidden />
+        ) : (
+          <span
+            className={cn('h-2 w-2 shrink-0 rounded-full', DOT[c.state] ?? 'bg-slate-500')}
+            aria-hidden
+          />
+        )}
+        <span className="truncate font-medium text-white" data-testid="card-name">
+          {c.name}
+        </span>
+      </div>
+      <div className="truncate text-xs text-slate-500">{c.image}</div>
+      <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-0.5 text-xs text-slate-400">
+        <span className="inline-flex items-center gap-1" data-testid="state">
+          {stateLabel(c)}
+          {shouldBeRunning(c) && (
+            <AlertTriangle className="h-3.5 w-3.5 text-amber-400" aria-label={SHOULD_RUN_FLAG} />
+          )}
+        </span>
+        <span className="max-w-32 truncate">{c.host_name || 'localhost'}</span>
+        <span className="tabular-nums">CPU {formatPercent(c.cpu_percent)}</span>
+        <span className="tabular-nums">RAM {formatMemory(c.memory_usage)}</span>
+      </div>
+    </>
+  );
+  return (
+    <li
+      data-testid={`container-card-${c.name}`}
+      data-selected={selected}
+      className={cn(
+        'flex items-center gap-1 rounded-xl border bg-slate-900/60 py-1 pr-1 pl-3',
+        '[contain-intrinsic-size:auto_84px] [content-visibility:auto]',
+        selected ? 'border-accent' : 'border-slate-800',
+      )}
+    >
+      {selecting ? (
+        <label className="flex min-h-11 min-w-0 flex-1 cursor-pointer items-center gap-3 py-1">
+          <input
+            type="checkbox"
+            className="h-5 w-5 shrink-0"
+            aria-label={`Select ${c.name}`}
+            checked={selected}
+            onChange={(e) => onSelect(key, e.target.checked)}
+          />
+          <div className="min-w-0 flex-1">{body}</div>
+        </label>
+      ) : (
+        <button
+          type="button"
+          onClick={() => actions.open(c, 'info')}
+          aria-label={`Open ${c.name}`}
+          className="block min-h-11 min-w-0 flex-1 py-1 text-left"
+        >
+          {body}
+        </button>
+      )}
+      <ContainerActionsMenu container={c} actions={actions} />
+    </li>
+  );
+});
+
+/**
+ * The containers list on a phone: the table's rows, order and selection as cards. Select
+ * mode puts a checkbox on each card in place of opening it.
+ */
+export function ContainerCards({
+  containers,
+  actions,
+  selecting,
+  selection,
+  onSelectionChange,
+}: {
+  containers: Container[];
+  actions: RowActions;
+  selecting: boolean;
+  selection: RowSelectionState;
+  onSelectionChange: (next: RowSelectionState) => void;
+}) {
+  // The same function while the selection is, so a card redraws only when its own state does.
+  const onSelect = useCallback(
+    (key: string, on: boolean) => {
+      const next = Object.fromEntries(Object.entries(selection).filter(([k]) => k !== key));
+      if (on) next[key] = true;
+      onSelectionChange(next);
+    },
+    [selection, onSelectionChange],
+  );
+  return (
+    <ul className="space-y-2" data-testid="container-cards">
+      {containers.map((c) => {
+        const key = containerKeyOf(c);
+        return (
+          <ContainerCard
+            key={key}
+            container={c}
+            actions={actions}
+            selecting={selecting}
+            selected={selection[key] === true}
+            onSelect={onSelect}
+          />
+        );
+      })}
+    </ul>
+  );
+}
