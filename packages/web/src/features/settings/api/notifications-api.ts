@@ -4,6 +4,7 @@ import {
   notificationChannelSchema,
   templatePreviewSchema,
   templateVariablesSchema,
+  webPushKeySchema,
   type ChannelCreate,
   type ChannelUpdate,
   type TemplatePreviewRequest,
@@ -29,6 +30,14 @@ export const templateVariablesQueryOptions = () =>
   queryOptions({
     queryKey: ['settings', 'template-variables'],
     queryFn: () => api('/notifications/template-variables', templateVariablesSchema),
+    staleTime: Infinity,
+  });
+
+/** Berth's VAPID public key: made once, so asked for once. */
+export const webPushKeyQueryOptions = () =>
+  queryOptions({
+    queryKey: ['settings', 'web-push-key'],
+    queryFn: () => api('/notifications/web-push/key', webPushKeySchema),
     staleTime: Infinity,
   });
 

@@ -29,7 +29,6 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FormFooter } from '@/components/ui/form-footer';
@@ -37,12 +36,11 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
-import {
-  channelDependentsQueryOptions,
-  notificationChannelsQueryOptions,
-  useChannelMutations,
-} from '../api/notifications-api';
+import { notificationChannelsQueryOptions, useChannelMutations } from '../api/notifications-api';
+import { DeleteChannel } from '../components/delete-channel';
 import { SettingsSection } from '../components/setting-row';
+import { SUBSCRIPTION_GONE, WebPushDevice } from '../components/web-push-device';
+import { deviceName } from '../lib/web-push';
 
 const ICONS: Record<NotificationChannelType, LucideIcon> = {
   telegram: Send,
@@ -206,6 +204,10 @@ function ChannelForm({ channel, onClose }: { channel?: NotificationChannel; onCl
       setError('Channel name is required');
       return;
     }
+    if (type === 'web_push' && config.endpoint === '' && !keep.has('endpoint')) {
+      setError(editing ? SUBSCRIPTION_GONE : 'Subscribe this device first.');
+      return;
+    }
     const problem = channelConfigProblem(type, config, keep);
     if (problem !== null) {
       setError(problem.message);
@@ -263,6 +265,12 @@ function ChannelForm({ channel, onClose }: { channel?: NotificationChannel; onCl
               setType(next);
               setConfig(initialConfig(next));
               setError(null);
+              // One channel per device: its name says which, until the user says otherwise.
+              if (next === 'web_push') {
+                const here = deviceName(navigator.userAgent);
+                setConfig({ ...initialConfig(next), device: here });
+                if (name.trim() === '') setName(here);
+              }
             }}
           >
             {NOTIFICATION_CHANNEL_TYPES.map((t) => (
@@ -279,58 +287,68 @@ function ChannelForm({ channel, onClose }: { channel?: NotificationChannel; onCl
           <span className="text-slate-300">Name</span>
           <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="On-call" />
         </label>
-        {CHANNEL_FIELDS[type].map((f) =>
-          f.input === 'checkbox' ? (
-            <label key={f.key} className="flex items-center gap-2 text-slate-300">
-              <input
-                type="checkbox"
-                checked={config[f.key] === true}
-                onChange={(e) => setConfig({ ...config, [f.key]: e.target.checked })}
-              />
-              {f.label}
-              {f.help !== undefined && <span className="text-xs text-slate-500">{f.help}</span>}
-            </label>
-          ) : (
-            <label key={f.key} className="grid gap-1">
-              <span className="text-slate-300">
-                {f.label}
-                {!f.required && <span className="text-slate-500"> (optional)</span>}
-              </span>
-              {f.input === 'textarea' ? (
-                <textarea
-                  aria-label={f.label}
-                  className="min-h-16 rounded-md border border-slate-700 bg-slate-950 px-3 py-2 font-mono text-xs text-slate-100"
-                  value={String(config[f.key] ?? '')}
-                  placeholder={
-                    keep.has(f.key) ? 'Leave blank to keep the stored value' : f.placeholder
-                  }
-                  onChange={(e) => setConfig({ ...config, [f.key]: e.target.value })}
-                />
-              ) : (
-                <Input
-                  aria-label={f.label}
-                  type={
-                    f.input === 'number' ? 'number' : f.input === 'password' ? 'password' : 'text'
-                  }
-                  autoComplete="off"
-                  value={String(config[f.key] ?? '')}
-                  placeholder={
-                    keep.has(f.key)
-                      ? `Leave blank to keep (${String(channel?.config[f.key] ?? '')})`
-                      : f.placeholder
-                  }
-                  onChange={(e) =>
-                    setConfig({
-                      ...config,
-                      [f.key]: f.input === 'number' ? Number(e.target.value) : e.target.value,
-                    })
-                  }
-                />
-              )}
-              {f.help !== undefined && <span className="text-xs text-slate-500">{f.help}</span>}
-            </label>
-          ),
+        {type === 'web_push' && (
+          <WebPushDevice
+            {...(channel === undefined ? {} : { channel })}
+            config={config}
+            onSubscribed={(sub) => setConfig((c) => ({ ...c, ...sub }))}
+            onDevice={(device) => setConfig((c) => ({ ...c, device }))}
+          />
         )}
+        {CHANNEL_FIELDS[type]
+          .filter(() => type !== 'web_push')
+          .map((f) =>
+            f.input === 'checkbox' ? (
+              <label key={f.key} className="flex items-center gap-2 text-slate-300">
+                <input
+                  type="checkbox"
+                  checked={config[f.key] === true}
+                  onChange={(e) => setConfig({ ...config, [f.key]: e.target.checked })}
+                />
+                {f.label}
+                {f.help !== undefined && <span className="text-xs text-slate-500">{f.help}</span>}
+              </label>
+            ) : (
+              <label key={f.key} className="grid gap-1">
+                <span className="text-slate-300">
+                  {f.label}
+                  {!f.required && <span className="text-slate-500"> (optional)</span>}
+                </span>
+                {f.input === 'textarea' ? (
+                  <textarea
+                    aria-label={f.label}
+                    className="min-h-16 rounded-md border border-slate-700 bg-slate-950 px-3 py-2 font-mono text-xs text-slate-100"
+                    value={String(config[f.key] ?? '')}
+                    placeholder={
+                      keep.has(f.key) ? 'Leave blank to keep the stored value' : f.placeholder
+                    }
+                    onChange={(e) => setConfig({ ...config, [f.key]: e.target.value })}
+                  />
+                ) : (
+                  <Input
+                    aria-label={f.label}
+                    type={
+                      f.input === 'number' ? 'number' : f.input === 'password' ? 'password' : 'text'
+                    }
+                    autoComplete="off"
+                    value={String(config[f.key] ?? '')}
+                    placeholder={
+                      keep.has(f.key)
+                        ? `Leave blank to keep (${String(channel?.config[f.key] ?? '')})`
+                        : f.placeholder
+                    }
+                    onChange={(e) =>
+                      setConfig({
+                        ...config,
+                        [f.key]: f.input === 'number' ? Number(e.target.value) : e.target.value,
+                      })
+                    }
+                  />
+                )}
+                {f.help !== undefined && <span className="text-xs text-slate-500">{f.help}</span>}
+              </label>
+            ),
+          )}
         <label className="flex items-center gap-2 text-slate-300">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
           Enabled
@@ -343,56 +361,5 @@ function ChannelForm({ channel, onClose }: { channel?: NotificationChannel; onCl
         />
       </form>
     </Dialog>
-  );
-}
-
-function DeleteChannel({
-  channel,
-  onClose,
-}: {
-  channel: NotificationChannel;
-  onClose: () => void;
-}) {
-  const { remove } = useChannelMutations();
-  const deps = useQuery(channelDependentsQueryOptions(channel.id));
-  return (
-    <ConfirmDialog
-      open
-      danger
-      title="Delete notification channel"
-      description={`Delete the channel '${channel.name}'? This cannot be undone.`}
-      confirmLabel="Delete"
-      busy={remove.isPending}
-      onCancel={onClose}
-      onConfirm={() =>
-        remove.mutate(channel.id, {
-          onSuccess: () => {
-            toast.success('Channel deleted successfully');
-            onClose();
-          },
-          onError: (err) => toast.error(`Failed to delete channel: ${errorText(err)}`),
-        })
-      }
-    >
-      <div className="mb-4 text-sm" data-testid="channel-dependents">
-        {deps.data === undefined ? (
-          <p className="text-slate-500">Checking which alert rules use it…</p>
-        ) : deps.data.alert_count === 0 ? (
-          <p className="text-slate-400">No alert rules use this channel.</p>
-        ) : (
-          <>
-            <p className="text-amber-300">
-              {deps.data.alert_count} alert rule(s) notify this channel and will no longer send to
-              it:
-            </p>
-            <ul className="mt-1 list-disc pl-5 text-slate-300">
-              {deps.data.alert_names.map((n) => (
-                <li key={n}>{n}</li>
-              ))}
-            </ul>
-          </>
-        )}
-      </div>
-    </ConfirmDialog>
   );
 }
