@@ -13,7 +13,8 @@ export function PageHeader({
   return (
     <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight text-white">{title}</h1>
+        {/* A phone's top bar shows the title already: there it is for screen readers only. */}
+        <h1 className="text-2xl font-semibold tracking-tight text-white max-md:sr-only">{title}</h1>
         {subtitle !== undefined && <p className="mt-1 text-sm text-slate-400">{subtitle}</p>}
       </div>
       {actions}

@@ -7,12 +7,14 @@ import { HostPanelsProvider } from '@/features/hosts/panels';
 import { UpgradeNotice, useTimezoneSync } from '@/features/settings/shell';
 import { useTwoFactorHold } from '@/features/settings/two-factor';
 import { ContainersTableSlot } from '@/lib/containers-table-slot';
-import { useMediaQuery } from '@/hooks/use-media-query';
+import { useBreakpoint } from '@/hooks/use-breakpoint';
 import { useFirstScreenSettled } from '@/lib/live/first-screen-settled';
 import { LiveProvider } from '@/lib/live/live-provider';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { meQueryOptions } from '@/lib/queries';
 import { BlackoutBanner } from './blackout-banner';
+import { NavDrawer } from './nav-drawer';
+import { PhoneTopBar } from './phone-top-bar';
 import { Sidebar } from './sidebar';
 import { TwoFactorHoldDialog } from './two-factor-hold';
 
@@ -27,8 +29,11 @@ const renderScopedContainers = (hostId: string) => (
   </Suspense>
 );
 
-/** Below this width the sidebar collapses on its own. */
-const NARROW = '(max-width: 1023.98px)';
+/** The content's padding: narrower on a phone, where every pixel of width counts. */
+const MAIN = {
+  phone: 'flex-1 overflow-y-auto px-4 py-4',
+  wide: 'flex-1 overflow-y-auto px-6 py-6 lg:px-8',
+};
 
 /** The frame of every protected screen: sidebar, banner, content, forced password change. */
 export function AppShell() {
@@ -43,7 +48,13 @@ export function AppShell() {
   // Reads the first screen does not show (settings, version, upgrade notice) wait until it is drawn.
   const settled = useFirstScreenSettled();
   useTimezoneSync(signedIn && settled);
-  const narrow = useMediaQuery(NARROW);
+  // A phone (under 768 px) has a top bar and the sidebar in a drawer; a tablet (under 1024 px)
+  // the sidebar collapsed on its own; a desktop the sidebar as saved.
+  const breakpoint = useBreakpoint();
+  const phone = breakpoint === 'phone';
+  const narrow = breakpoint !== 'desktop';
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = () => setDrawerOpen(false);
   // On a narrow window the toggle opens the sidebar for now, without changing the saved choice.
   const [narrowOpen, setNarrowOpen] = useState(false);
   const saved = prefs.data?.sidebar_collapsed ?? false;
@@ -56,10 +67,18 @@ export function AppShell() {
   return (
     <LiveProvider enabled={!held}>
       <div className="flex h-full overflow-hidden">
-        <Sidebar user={user} collapsed={collapsed} onToggle={toggle} firstScreenSettled={settled} />
+        {!phone && (
+          <Sidebar
+            user={user}
+            collapsed={collapsed}
+            onToggle={toggle}
+            firstScreenSettled={settled}
+          />
+        )}
         <div className="flex min-w-0 flex-1 flex-col">
+          {phone && <PhoneTopBar onMenu={() => setDrawerOpen(true)} />}
           <BlackoutBanner />
-          <main className="flex-1 overflow-y-auto px-6 py-6 lg:px-8">
+          <main className={phone ? MAIN.phone : MAIN.wide}>
             {!held && (
               <ContainersTableSlot.Provider value={renderScopedContainers}>
                 <ContainerPanelsProvider>
@@ -72,6 +91,18 @@ export function AppShell() {
           </main>
         </div>
       </div>
+      {phone && (
+        <NavDrawer open={drawerOpen} onOpenChange={setDrawerOpen}>
+          <Sidebar
+            user={user}
+            collapsed={false}
+            onToggle={closeDrawer}
+            onNavigate={closeDrawer}
+            firstScreenSettled={settled}
+            drawer
+          />
+        </NavDrawer>
+      )}
       {firstLogin && <ChangePasswordDialog open forced onOpenChange={() => undefined} />}
       {!firstLogin && twoFactor.held && <TwoFactorHoldDialog onDone={twoFactor.done} />}
       <UpgradeNotice enabled={signedIn && settled} />

@@ -22,3 +22,12 @@ export const NAV_ITEMS: { label: string; to: string; icon: LucideIcon }[] = [
   { label: 'Alerts', to: paths.alerts, icon: Bell },
   { label: 'Settings', to: paths.settings, icon: Settings },
 ];
+
+/** Screens that are not a sidebar entry of their own, by path. */
+const OTHER_TITLES: Record<string, string> = { [paths.alertRules]: 'Alert Rules' };
+
+/** The title of the screen at `pathname`, for the phone's top bar ('Berth' when unknown). */
+export function pageTitleOf(pathname: string): string {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return OTHER_TITLES[path] ?? NAV_ITEMS.find((item) => item.to === path)?.label ?? 'Berth';
+}

@@ -1,5 +1,5 @@
 import type { User } from '@berth/contracts';
-import { Anchor, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
+import { Anchor, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { UpdateCard, VersionLink } from '@/features/settings/shell';
 import { cn } from '@/lib/cn';
@@ -15,10 +15,30 @@ interface SidebarProps {
   onToggle: () => void;
   /** The update card and the version are not part of the first screen: read once it is drawn. */
   firstScreenSettled: boolean;
+  /**
+   * Drawn in the phone's navigation drawer: full width of the drawer, 44 px touch targets, the
+   * toggle closes the drawer, and following a link calls `onNavigate` (to close it too).
+   */
+  drawer?: boolean;
+  onNavigate?: () => void;
 }
 
+/** The toggle's look in the rail and in the drawer (a 44 px target there). */
+const TOGGLE = {
+  rail: 'rounded-md p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white',
+  drawer:
+    'flex h-11 w-11 items-center justify-center rounded-md text-slate-400 hover:bg-slate-800 hover:text-white',
+};
+
 /** Navigation, live status, user menu and product version. */
-export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: SidebarProps) {
+export function Sidebar({
+  user,
+  collapsed,
+  onToggle,
+  firstScreenSettled,
+  drawer = false,
+  onNavigate,
+}: SidebarProps) {
   // Logs can hold secrets: a viewer sees the page only when an admin allows it.
   const canReadLogs = useCanReadLogs();
   const navItems = NAV_ITEMS.filter((item) => canReadLogs || item.to !== paths.logs);
@@ -26,10 +46,14 @@ export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: Sideb
     <aside
       data-testid="sidebar"
       data-collapsed={collapsed}
-      className={cn(
-        'flex h-full shrink-0 flex-col border-r border-slate-800 bg-slate-900/70 transition-[width] duration-200',
-        collapsed ? 'w-16' : 'w-60',
-      )}
+      className={
+        drawer
+          ? 'flex h-full w-full flex-col bg-slate-900'
+          : cn(
+              'flex h-full shrink-0 flex-col border-r border-slate-800 bg-slate-900/70 transition-[width] duration-200',
+              collapsed ? 'w-16' : 'w-60',
+            )
+      }
     >
       <div
         className={cn(
@@ -45,10 +69,14 @@ export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: Sideb
         <button
           type="button"
           onClick={onToggle}
-          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          className="rounded-md p-1.5 text-slate-400 hover:bg-slate-800 hover:text-white"
+          aria-label={
+            drawer ? 'Close navigation' : collapsed ? 'Expand sidebar' : 'Collapse sidebar'
+          }
+          className={drawer ? TOGGLE.drawer : TOGGLE.rail}
         >
-          {collapsed ? (
+          {drawer ? (
+            <X className="h-5 w-5" />
+          ) : collapsed ? (
             <PanelLeftOpen className="h-4 w-4" />
           ) : (
             <PanelLeftClose className="h-4 w-4" />
@@ -62,10 +90,12 @@ export function Sidebar({ user, collapsed, onToggle, firstScreenSettled }: Sideb
             to={to}
             end={to === '/' || to === '/alerts'}
             title={collapsed ? label : undefined}
+            onClick={onNavigate}
             className={({ isActive }) =>
               cn(
                 'flex items-center gap-3 rounded-md py-2 text-sm font-medium transition-colors',
                 collapsed ? 'justify-center px-0' : 'px-3',
+                drawer && 'min-h-11',
                 isActive
                   ? 'bg-accent/15 text-accent'
                   : 'text-slate-300 hover:bg-slate-800 hover:text-white',

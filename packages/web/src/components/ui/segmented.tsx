@@ -32,6 +32,8 @@ export function Segmented<T extends string>({
             data-state={checked ? 'checked' : 'unchecked'}
             className={cn(
               'relative rounded px-3 py-1.5 text-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent',
+              // A 44 px touch target on a phone.
+              'max-md:flex max-md:min-h-11 max-md:items-center',
               checked ? 'bg-slate-700 text-white' : 'text-slate-400 hover:text-white',
             )}
           >

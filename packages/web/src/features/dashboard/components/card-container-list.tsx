@@ -44,7 +44,7 @@ export const CardContainerList = memo(function CardContainerList({
               <ChevronDown className="h-3 w-3" />
             </span>
           }
-          className="rounded px-1 text-xs text-slate-400 hover:text-white"
+          className="rounded px-1 text-xs text-slate-400 hover:text-white max-md:-my-3 max-md:min-h-11 max-md:px-3"
         >
           {HOST_CONTAINER_SORTS.map((s) => (
             <DropdownMenuItem
@@ -63,7 +63,7 @@ export const CardContainerList = memo(function CardContainerList({
             key={c.id}
             data-testid={`card-container-${c.name}`}
             data-state={c.state}
-            className="flex h-9 items-center gap-2 rounded px-1 text-sm hover:bg-slate-800/60"
+            className="flex h-9 items-center gap-2 rounded px-1 text-sm hover:bg-slate-800/60 max-md:h-11"
           >
             <span
               className={cn('h-2 w-2 shrink-0 rounded-full', STATE_DOT[c.state] ?? 'bg-slate-600')}
@@ -75,7 +75,7 @@ export const CardContainerList = memo(function CardContainerList({
                 e.stopPropagation();
                 setInfo(c);
               }}
-              className="min-w-0 flex-1 truncate text-left text-slate-200 hover:text-white"
+              className="min-w-0 flex-1 truncate text-left text-slate-200 hover:text-white max-md:self-stretch"
             >
               {c.name}
             </button>

@@ -11,7 +11,7 @@ export function ContainerMenu({ container }: { container: Container }) {
     <ActionMenu
       label={`Actions for ${container.name}`}
       icon={<MoreVertical className="h-3.5 w-3.5" />}
-      className="rounded p-1 text-slate-500 hover:bg-slate-800 hover:text-white"
+      className="rounded p-1 text-slate-500 hover:bg-slate-800 hover:text-white max-md:-mr-1 max-md:p-[15px]"
     >
       <ContainerMenuItems container={container} />
     </ActionMenu>

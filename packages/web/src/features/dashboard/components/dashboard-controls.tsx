@@ -21,10 +21,11 @@ export function DashboardControls({
   onViewMode: (value: ViewMode) => void;
 }) {
   return (
-    <div className="flex items-center gap-3">
+    <div className="flex flex-wrap items-center gap-3">
       <label className="flex items-center gap-2 text-sm text-slate-400">
         Group by
         <Select
+          className="max-md:h-11"
           value={groupBy}
           onChange={(e) => onGroupBy(e.target.value === 'tag' ? 'tag' : 'none')}
         >

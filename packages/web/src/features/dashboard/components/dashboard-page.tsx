@@ -12,7 +12,10 @@ import { HostArea } from './host-area';
 import { KpiBar } from './kpi-bar';
 import { StatsWidgets } from './widgets/stats-widgets';
 
-/** The dashboard; at least 900 px wide, scrolling sideways below that. */
+/**
+ * The dashboard; from 768 px up at least 900 px wide, scrolling sideways below that. A phone
+ * gets one column of its own instead (KPI tiles two per row, host cards full width).
+ */
 export function DashboardPage() {
   const prefs = usePreferences().data;
   const hosts = useDashboardHosts();
@@ -21,7 +24,7 @@ export function DashboardPage() {
   const setViewMode = useSetViewMode();
 
   return (
-    <div className="min-w-[900px]">
+    <div className="md:min-w-[900px]">
       <PageHeader
         title="Dashboard"
         actions={
@@ -40,7 +43,7 @@ export function DashboardPage() {
       )}
       {prefs?.dashboard.showStatsWidgets === true && <StatsWidgets />}
       {(prefs === undefined || hosts.isPending) && (
-        <div className="grid grid-cols-4 gap-3" aria-busy="true">
+        <div className="grid grid-cols-4 gap-3 max-md:grid-cols-1" aria-busy="true">
           {Array.from({ length: 4 }, (_, i) => (
             <Skeleton key={i} className="h-64" />
           ))}

@@ -1,7 +1,8 @@
 import type { DashboardPreferences, GridItem, Host, Preferences } from '@berth/contracts';
 import { ChevronDown, ChevronRight } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { SortableList } from '@/components/sortable-list';
+import { useIsPhone } from '@/hooks/use-breakpoint';
 import { useUpdatePreferences } from '@/lib/preferences';
 import { orderedBy, type CardMode } from '../lib/host-layouts';
 import { groupHostsByTag, groupLayoutKey, type HostGroup } from '../lib/group-hosts';
@@ -21,6 +22,8 @@ const isOrder = (v: GridItem[] | string[] | undefined): v is string[] =>
 /** The hosts of the dashboard in the chosen mode, grouped by tag or not. */
 export function HostArea({ hosts, prefs }: { hosts: Host[]; prefs: Preferences }) {
   const update = useUpdatePreferences();
+  // A phone shows the groups in their saved order without reordering them (no drag).
+  const phone = useIsPhone();
   const dashboard = prefs.dashboard;
   const mode = prefs.view_mode;
   const saveDashboard = (patch: DashboardPreferences) => update.mutate({ dashboard: patch });
@@ -63,6 +66,43 @@ export function HostArea({ hosts, prefs }: { hosts: Host[]; prefs: Preferences }
         : [...prefs.collapsed_groups, tag],
     });
 
+  const groupView = (group: HostGroup, handle: ReactNode) => {
+    const key = groupLayoutKey(group.tag, mode);
+    const saved = dashboard.groupLayouts?.[key];
+    return (
+      <section
+        className="mb-4"
+        data-testid={`tag-group-${group.tag}`}
+        aria-label={`Group ${group.tag}`}
+      >
+        <GroupHeader
+          group={group}
+          handle={handle}
+          open={!collapsed.has(group.tag)}
+          onToggle={() => toggle(group.tag)}
+        />
+        {!collapsed.has(group.tag) &&
+          hostsView(
+            group.hosts,
+            isOrder(saved) ? saved : undefined,
+            isGrid(saved) ? saved : undefined,
+            {
+              order: (ids) => saveGroupLayout(key, ids),
+              grid: (layout) => saveGroupLayout(key, layout),
+            },
+          )}
+      </section>
+    );
+  };
+
+  if (phone)
+    return (
+      <div>
+        {groups.map((group) => (
+          <Fragment key={group.tag}>{groupView(group, null)}</Fragment>
+        ))}
+      </div>
+    );
   return (
     <SortableList
       items={groups}
@@ -70,34 +110,7 @@ export function HostArea({ hosts, prefs }: { hosts: Host[]; prefs: Preferences }
       labelOf={(g) => `group ${g.tag}`}
       onReorder={(order) => saveDashboard({ tagGroupOrder: order })}
     >
-      {(group, handle) => {
-        const key = groupLayoutKey(group.tag, mode);
-        const saved = dashboard.groupLayouts?.[key];
-        return (
-          <section
-            className="mb-4"
-            data-testid={`tag-group-${group.tag}`}
-            aria-label={`Group ${group.tag}`}
-          >
-            <GroupHeader
-              group={group}
-              handle={handle}
-              open={!collapsed.has(group.tag)}
-              onToggle={() => toggle(group.tag)}
-            />
-            {!collapsed.has(group.tag) &&
-              hostsView(
-                group.hosts,
-                isOrder(saved) ? saved : undefined,
-                isGrid(saved) ? saved : undefined,
-                {
-                  order: (ids) => saveGroupLayout(key, ids),
-                  grid: (layout) => saveGroupLayout(key, layout),
-                },
-              )}
-          </section>
-        );
-      }}
+      {groupView}
     </SortableList>
   );
 }
@@ -115,13 +128,13 @@ function GroupHeader({
 }) {
   const Chevron = open ? ChevronDown : ChevronRight;
   return (
-    <header className="mb-2 flex items-center gap-2 border-b border-slate-800 pb-2">
+    <header className="mb-2 flex items-center gap-2 border-b border-slate-800 pb-2 max-md:flex-wrap max-md:gap-y-0">
       {handle}
       <button
         type="button"
         onClick={onToggle}
         aria-expanded={open}
-        className="flex items-center gap-2 text-sm font-semibold text-white"
+        className="flex items-center gap-2 text-sm font-semibold text-white max-md:min-h-11"
       >
         <Chevron className="h-4 w-4 text-slate-400" />
         {group.tag}

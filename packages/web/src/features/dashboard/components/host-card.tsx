@@ -46,7 +46,7 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
     >
       <header className="flex items-start gap-2">
         <GripVertical
-          className="host-drag-handle mt-0.5 h-4 w-4 shrink-0 cursor-move text-slate-600"
+          className="host-drag-handle mt-0.5 h-4 w-4 shrink-0 cursor-move text-slate-600 max-md:hidden"
           aria-label={`Drag ${host.name}`}
           onClick={(e) => e.stopPropagation()}
         />
@@ -58,7 +58,7 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
         <ActionMenu
           label={`Host menu for ${host.name}`}
           icon={<MoreHorizontal className="h-4 w-4" />}
-          className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white"
+          className="rounded p-1 text-slate-400 hover:bg-slate-800 hover:text-white max-md:-m-2.5 max-md:p-3.5"
         >
           <DropdownMenuItem onSelect={() => panels.openHost(host.id, { expanded: true })}>
             View Host Details

@@ -1,6 +1,15 @@
 import type { GridItem, Host } from '@berth/contracts';
-import { startTransition, useMemo, useState } from 'react';
-import { CARD_ROW_HEIGHT, cardsInWindow, hostLayoutFor, type CardMode } from '../lib/host-layouts';
+import { startTransition, useEffect, useMemo, useState } from 'react';
+import { useIsPhone } from '@/hooks/use-breakpoint';
+import {
+  CARD_ROW_HEIGHT,
+  cardsInWindow,
+  gridHeightPx,
+  hostLayoutFor,
+  readingOrder,
+  type CardLayoutItem,
+  type CardMode,
+} from '../lib/host-layouts';
 import { DashboardGrid } from './dashboard-grid';
 import { HostCard } from './host-card';
 
@@ -28,6 +37,8 @@ export function HostGrid({
     [saved, ids, mode],
   );
   const [allDrawn, setAllDrawn] = useState(false);
+  const phone = useIsPhone();
+  if (phone) return <PhoneHostCards hosts={hosts} mode={mode} layout={layout} />;
   return (
     <div data-testid={`host-grid-${mode}`}>
       <DashboardGrid
@@ -54,6 +65,55 @@ export function HostGrid({
           ));
         }}
       </DashboardGrid>
+    </div>
+  );
+}
+
+/** A card not drawn yet: an empty frame of its size. */
+const frame = (
+  <div
+    data-testid="host-frame"
+    aria-busy="true"
+    className="h-full rounded-xl border border-slate-800 bg-slate-900/70"
+  />
+);
+
+/**
+ * A phone's host cards: one per row, full width, in the saved grid's reading order, without
+ * dragging or resizing (nothing here saves a layout). A standard card is as tall as its top
+ * three containers need; an expanded one keeps its grid height, its container list scrolling.
+ * As in the grid, the first screen's cards are drawn first and the rest in a transition.
+ */
+function PhoneHostCards({
+  hosts,
+  mode,
+  layout,
+}: {
+  hosts: Host[];
+  mode: CardMode;
+  layout: CardLayoutItem[];
+}) {
+  const byId = new Map(hosts.map((h) => [h.id, h]));
+  const [allDrawn, setAllDrawn] = useState(false);
+  useEffect(() => startTransition(() => setAllDrawn(true)), []);
+  const firstScreen = Math.ceil(window.innerHeight / gridHeightPx(8, CARD_ROW_HEIGHT)) + 1;
+  return (
+    <div data-testid={`host-grid-${mode}`} className="flex flex-col gap-3">
+      {readingOrder(layout).map((item, index) => {
+        const host = byId.get(item.i);
+        if (host === undefined) return null;
+        const height = gridHeightPx(item.h, CARD_ROW_HEIGHT);
+        const drawn = allDrawn || index < firstScreen;
+        return (
+          <div
+            key={host.id}
+            style={mode === 'expanded' || !drawn ? { height } : undefined}
+            data-testid="phone-host-card"
+          >
+            {drawn ? <HostCard host={host} mode={mode} /> : frame}
+          </div>
+        );
+      })}
     </div>
   );
 }

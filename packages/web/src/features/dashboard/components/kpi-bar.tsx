@@ -21,7 +21,7 @@ function Tile({
   const parts = subtitle.split(SUBTITLE_SEPARATOR);
   return (
     <div
-      className="flex items-center gap-3 rounded-xl border border-slate-800 bg-slate-900/60 px-4 py-3"
+      className="flex items-center gap-3 rounded-xl border border-slate-800 bg-slate-900/60 px-4 py-3 max-md:min-w-0 max-md:px-3 max-md:last:col-span-2"
       data-testid={`kpi-${label}`}
     >
       <Icon className={`h-5 w-5 shrink-0 ${tone}`} aria-hidden />
@@ -53,7 +53,7 @@ export function KpiBar({ hosts, containers }: { hosts: Host[]; containers: Conta
   const updateCount = updates?.total_updates ?? 0;
   const share = containers.length === 0 ? 0 : Math.round((running / containers.length) * 100);
   return (
-    <section aria-label="Key figures" className="mb-6 grid grid-cols-5 gap-3">
+    <section aria-label="Key figures" className="mb-6 grid grid-cols-5 gap-3 max-md:grid-cols-2">
       <Tile
         icon={Server}
         label="Hosts"

@@ -106,3 +106,15 @@ export function cardsInWindow(
     layout.filter((item) => item.y * (CARD_ROW_HEIGHT + GRID_MARGIN) < bottom).map((i) => i.i),
   );
 }
+
+/** A grid item's height in pixels: `h` rows and the margins between them. */
+export const gridHeightPx = (h: number, rowHeight: number): number =>
+  h * rowHeight + Math.max(0, h - 1) * GRID_MARGIN;
+
+/**
+ * The items top to bottom, then left to right: the order a phone's one column shows a saved
+ * grid in, so a phone keeps the arrangement made on a desktop without changing it.
+ */
+export function readingOrder<T extends { x: number; y: number }>(layout: readonly T[]): T[] {
+  return [...layout].sort((a, b) => a.y - b.y || a.x - b.x);
+}

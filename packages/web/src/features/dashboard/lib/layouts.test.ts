@@ -1,7 +1,14 @@
 import type { Host } from '@berth/contracts';
 import { describe, expect, it } from 'vitest';
 import { groupHostsByTag, UNTAGGED } from './group-hosts';
-import { cardsInWindow, defaultHostLayout, hostLayoutFor, orderedBy } from './host-layouts';
+import {
+  cardsInWindow,
+  defaultHostLayout,
+  gridHeightPx,
+  hostLayoutFor,
+  orderedBy,
+  readingOrder,
+} from './host-layouts';
 import { DEFAULT_WIDGETS, widgetsFor } from './widget-layout';
 
 const host = (id: string, tags: string[], status: Host['status'] = 'online') =>
@@ -89,5 +96,23 @@ describe('widgets', () => {
     expect([...cardsInWindow(layout, 900, 190)]).toEqual(ids.slice(0, 8));
     expect([...cardsInWindow(layout, 900, 0)]).toEqual(ids);
     expect([...cardsInWindow(layout, 400, 190)]).toEqual(ids.slice(0, 4));
+  });
+});
+
+describe('the phone column', () => {
+  it('reads a saved grid top to bottom, then left to right', () => {
+    const layout = [
+      { i: 'c', x: 0, y: 8, w: 3, h: 8 },
+      { i: 'b', x: 6, y: 0, w: 3, h: 8 },
+      { i: 'a', x: 0, y: 0, w: 3, h: 8 },
+      { i: 'd', x: 3, y: 8, w: 3, h: 8 },
+    ];
+    expect(readingOrder(layout).map((item) => item.i)).toEqual(['a', 'b', 'c', 'd']);
+    expect(layout[0]?.i).toBe('c');
+  });
+
+  it('gives an item the height it has in the grid: its rows and the margins between them', () => {
+    expect(gridHeightPx(8, 36)).toBe(8 * 36 + 7 * 12);
+    expect(gridHeightPx(1, 120)).toBe(120);
   });
 });

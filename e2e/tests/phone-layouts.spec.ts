@@ -1,0 +1,156 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Container, Host } from '@berth/contracts';
+import type { Page } from '@playwright/test';
+import { apiFor } from '../fixtures/api.js';
+import { TestContainers } from '../fixtures/docker.js';
+import { hostPayload } from '../fixtures/rig.js';
+import { expect, signIn, test } from '../fixtures/test.js';
+
+const containers = new TestContainers();
+test.afterEach(() => containers.removeAll());
+
+/** The phones the app must fit: a small Android and a current iPhone, both with touch. */
+const PHONES = [
+  { width: 360, height: 740 },
+  { width: 390, height: 844 },
+];
+
+/** Every settings tab an admin sees (features/settings/tabs.ts). */
+const SETTINGS_TABS = [
+  'dashboard',
+  'alerts',
+  'notifications',
+  'updates',
+  'integrations',
+  'api-keys',
+  'security',
+  'users',
+  'authentication',
+  'system',
+];
+
+const ARTIFACTS = new URL('../.artifacts/phone/', import.meta.url).pathname;
+
+/**
+ * How far the screen runs past the window's right edge, in CSS pixels (0 when it fits):
+ * the page itself (`scrollWidth <= innerWidth`), the shell's scrolling `main` (the shell
+ * clips the page, so a too-wide screen scrolls sideways in there instead), and any open
+ * dialog (its box past either edge, or its content wider than itself).
+ */
+async function overflowOf(page: Page) {
+  return page.evaluate(() => {
+    const docEl = document.documentElement;
+    const main = document.querySelector('main');
+    const dialogs = [...document.querySelectorAll<HTMLElement>('[role="dialog"]')].map((d) => {
+      const box = d.getBoundingClientRect();
+      return Math.max(
+        Math.ceil(box.right - window.innerWidth),
+        Math.ceil(-box.left),
+        d.scrollWidth - d.clientWidth,
+      );
+    });
+    return {
+      page: docEl.scrollWidth - window.innerWidth,
+      main: main === null ? 0 : main.scrollWidth - main.clientWidth,
+      dialog: Math.max(0, ...dialogs),
+    };
+  });
+}
+
+/** Waits for the screen's reads (a moment without requests); the live channel is a socket. */
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+}
+
+for (const phone of PHONES) {
+  test.describe(`at ${phone.width} × ${phone.height} with touch`, () => {
+    test.use({ viewport: phone, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+
+    test('every route fits the width of the phone', async ({ page, readyServer }) => {
+      test.setTimeout(240_000);
+      const api = await apiFor(readyServer.url);
+      await api.post('/hosts', hostPayload('plain', 'phone-edge', ['prod', 'eu-west']));
+      const name = containers.run('plain', 'phone-web');
+      await signIn(page);
+
+      const hosts = await api.get<Host[]>('/hosts');
+      const host = hosts.find((h) => h.name === 'phone-edge');
+      let container: Container | undefined;
+      await expect
+        .poll(async () => {
+          container = (await api.get<Container[]>('/containers')).find((c) => c.name === name);
+          return container !== undefined;
+        })
+        .toBe(true);
+
+      const overflows: Record<string, { page: number; main: number; dialog: number }> = {};
+      mkdirSync(ARTIFACTS, { recursive: true });
+      const check = async (route: string) => {
+        await settle(page);
+        const overflow = await overflowOf(page);
+        overflows[route] = overflow;
+        await page.screenshot({ path: `${ARTIFACTS}${route}-${phone.width}.png` });
+        expect.soft(overflow, `${route} runs past a ${phone.width} px window`).toEqual({
+          page: 0,
+          main: 0,
+          dialog: 0,
+        });
+      };
+      const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+
+      // The dashboard with its host card drawn, then the navigation drawer open over it.
+      await page.goto('/');
+      await expect(page.getByTestId('host-card-phone-edge')).toBeVisible({ timeout: 15_000 });
+      await check('dashboard');
+      await page.getByRole('button', { name: 'Open navigation' }).tap();
+      await expect(page.getByRole('dialog', { name: 'Navigation' })).toBeVisible();
+      await check('nav-drawer');
+      await page
+        .getByRole('dialog', { name: 'Navigation' })
+        .getByRole('link', { name: 'Hosts' })
+        .tap();
+      await expect(page.getByRole('dialog', { name: 'Navigation' })).toHaveCount(0);
+      await expect(heading('Hosts')).toBeVisible();
+
+      // A tap on a host card opens the host's panel (the drawer or, on a phone, its details).
+      await page.goto('/');
+      await page.getByTestId('host-card-phone-edge').getByRole('heading').tap();
+      await expect(page.getByRole('dialog', { name: /phone-edge/ })).toBeVisible();
+      await check('dashboard-host');
+
+      const screens: [string, string, string][] = [
+        ['hosts', '/hosts', 'Hosts'],
+        ['containers', '/containers', 'Containers'],
+        ['logs', '/logs', 'Container Logs'],
+        ['events', '/events', 'Event Log'],
+        ['audit', '/audit', 'Audit Log'],
+        ['alerts', '/alerts', 'Alerts'],
+        ['alert-rules', '/alerts/rules', 'Alert Rules'],
+      ];
+      for (const [route, path, title] of screens) {
+        await page.goto(path);
+        await expect(heading(title)).toBeVisible();
+        await check(route);
+      }
+      for (const tab of SETTINGS_TABS) {
+        await page.goto(`/settings?tab=${tab}`);
+        await expect(heading('Settings')).toBeVisible();
+        await expect(page.getByRole('tabpanel')).toBeVisible();
+        await check(`settings-${tab}`);
+      }
+
+      // The host dialog (expanded host details) and the container dialog, by their links.
+      await page.goto(`/hosts?hostId=${host?.id ?? ''}`);
+      await expect(page.getByRole('dialog', { name: 'Hosts > phone-edge' })).toBeVisible();
+      await check('host-dialog');
+      await page.goto(`/containers?containerId=${container?.host_id ?? ''}:${container?.id ?? ''}`);
+      await expect(page.getByRole('dialog', { name: `${name} (phone-edge)` })).toBeVisible();
+      await check('container-dialog');
+
+      writeFileSync(
+        `${ARTIFACTS}overflow-${phone.width}.json`,
+        `${JSON.stringify(overflows, null, 2)}\n`,
+      );
+    });
+  });
+}
