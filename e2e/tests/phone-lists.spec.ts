@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { seedStoppedRule } from '../fixtures/alerts.js';
 import { apiFor } from '../fixtures/api.js';
 import { docker, TestContainers } from '../fixtures/docker.js';
 import { hostPayload } from '../fixtures/rig.js';
@@ -40,7 +41,12 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const api = await apiFor(readyServer.url);
     await api.post('/hosts', hostPayload('plain', 'pocket'));
-    const web = containers.run('plain', 'web');
+    // One long line without spaces: wrapped, it stays inside the log box.
+    const web = containers.run(
+      'plain',
+      'web',
+      `echo ${'x'.repeat(400)}; trap 'exit 0' TERM; while :; do sleep 1; done`,
+    );
     const worker = containers.run('plain', 'worker');
     const idle = containers.run('plain', 'idle');
     docker('plain', 'stop', idle);
@@ -141,10 +147,16 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     await logs.tap();
     const wrap = dialog.getByLabel('Wrap lines');
     await expect(wrap).toBeChecked();
-    await expect(dialog.getByTestId('log-lines')).toHaveAttribute('data-wrap', 'true');
+    const lines = dialog.getByTestId('log-lines');
+    await expect(lines).toHaveAttribute('data-wrap', 'true');
+    await expect(lines).toContainText('xxxxxxxxxx');
+    const sideways = () => lines.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(await sideways()).toBe(0);
     await shot(page, 'container-logs');
     await wrap.tap();
-    await expect(dialog.getByTestId('log-lines')).toHaveAttribute('data-wrap', 'false');
+    await expect(lines).toHaveAttribute('data-wrap', 'false');
+    expect(await sideways()).toBeGreaterThan(0);
+    expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
   });
 
   test('hosts, events and alerts are card lists with their filters in a sheet', async ({
@@ -153,21 +165,20 @@ test.describe('phone lists at 390 × 844 with touch', () => {
   }) => {
     mkdirSync(ARTIFACTS, { recursive: true });
     const api = await apiFor(readyServer.url);
-    await api.post('/hosts', hostPayload('plain', 'pocket-host', ['prod']));
-    containers.run('plain', 'evt');
+    const { names } = await seedStoppedRule(api, containers, 1);
     await signIn(page);
 
     await page.goto('/hosts');
-    const host = page.getByTestId('host-list-card-pocket-host');
+    const host = page.getByTestId('host-list-card-edge');
     await expect(host).toContainText('running', { timeout: 15_000 });
-    await host.getByRole('button', { name: 'Actions for pocket-host' }).tap();
+    await host.getByRole('button', { name: 'Actions for edge' }).tap();
     await expect(page.getByRole('menuitem', { name: 'Edit' })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
     await page.keyboard.press('Escape');
     expect(await overflow(page)).toBe(0);
     await shot(page, 'hosts');
-    await host.getByRole('button', { name: 'Open pocket-host' }).tap();
-    const hostDialog = page.getByRole('dialog', { name: 'Hosts > pocket-host' });
+    await host.getByRole('button', { name: 'Open edge' }).tap();
+    const hostDialog = page.getByRole('dialog', { name: 'Hosts > edge' });
     await expect(hostDialog).toBeVisible();
     await expect.poll(async () => (await hostDialog.boundingBox())?.width.toFixed(0)).toBe('390');
     await shot(page, 'host-dialog');
@@ -186,14 +197,26 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     expect(await overflow(page)).toBe(0);
     await shot(page, 'events');
 
+    // An alert as a card; its ⋯ menu snoozes it, and the filters sheet finds it by state.
+    docker('plain', 'kill', names[0] ?? '');
     await page.goto('/alerts');
-    await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
-    await page.getByRole('button', { name: 'Filters' }).tap();
-    const sheet = page.getByRole('dialog', { name: 'Filters' });
-    await sheet.getByLabel('Resolved').tap();
-    await expect(page).toHaveURL(/state=resolved/);
-    await sheet.getByRole('button', { name: /^Show \d+ alerts$/ }).tap();
+    const alert = page.getByTestId('alert-row');
+    await expect(alert).toHaveCount(1, { timeout: 15_000 });
+    await expect(alert).toContainText(`Stopped - ${names[0] ?? ''} on edge`);
     expect(await overflow(page)).toBe(0);
     await shot(page, 'alerts');
+    await alert.getByRole('button', { name: /^Actions for / }).tap();
+    await shot(page, 'alert-menu');
+    await page.getByRole('menuitem', { name: 'Snooze 15 minutes' }).tap();
+    await expect(alert).toHaveAttribute('data-state', 'snoozed');
+    await page.getByRole('button', { name: 'Filters' }).tap();
+    const sheet = page.getByRole('dialog', { name: 'Filters' });
+    await sheet.getByLabel('Open').tap();
+    await expect(page).toHaveURL(/state=open/);
+    await expect(sheet.getByRole('button', { name: 'Show 0 alerts' })).toBeVisible();
+    await sheet.getByLabel('Snoozed').tap();
+    await expect(page).toHaveURL(/state=snoozed/);
+    await sheet.getByRole('button', { name: 'Show 1 alerts' }).tap();
+    await expect(alert).toHaveCount(1);
   });
 });

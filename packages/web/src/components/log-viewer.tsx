@@ -56,7 +56,12 @@ export function LogViewer({ sources, showNames }: { sources: LogSource[]; showNa
       <div className="mb-2 flex flex-wrap items-center gap-3 text-sm">
         <label className="flex items-center gap-2 text-slate-400">
           Tail
-          <Select aria-label="Tail" value={tail} onChange={(e) => setTail(Number(e.target.value))}>
+          <Select
+            aria-label="Tail"
+            size={phone ? 'touch' : 'md'}
+            value={tail}
+            onChange={(e) => setTail(Number(e.target.value))}
+          >
             {TAIL_OPTIONS.map((n) => (
               <option key={n} value={n}>
                 {n === 10_000 ? 'all' : n}
@@ -64,7 +69,7 @@ export function LogViewer({ sources, showNames }: { sources: LogSource[]; showNa
             ))}
           </Select>
         </label>
-        <label className="flex items-center gap-2 text-slate-400">
+        <label className="flex items-center gap-2 text-slate-400 max-md:min-h-11">
           <input
             type="checkbox"
             checked={autoRefresh && !rateLimited}

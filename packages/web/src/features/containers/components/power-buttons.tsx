@@ -3,6 +3,7 @@ import { Play, RotateCw, Square } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { useCan } from '@/hooks/use-can';
+import { usePhone } from '@/hooks/use-phone';
 import { useContainerAction } from '@/lib/container-actions';
 import { useUpdateRunning } from '../lib/update-running';
 
@@ -29,6 +30,7 @@ export function PowerButtons({
   const running = c.state === 'running';
   const updating = useUpdateRunning(c);
   const canOperate = useCan('operate');
+  const phone = usePhone();
   const busy = action.isPending || updating || !canOperate;
   const act = (name: Power) => {
     if (variant === 'drawer') toast.info(PENDING_TEXT[name]);
@@ -36,7 +38,7 @@ export function PowerButtons({
   };
   const button = (name: Power, label: string, Icon: typeof Play, disabled = false) => (
     <Button
-      size="sm"
+      size={phone ? 'touch' : 'sm'}
       variant="secondary"
       disabled={busy || disabled}
       title={

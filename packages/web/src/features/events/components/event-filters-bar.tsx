@@ -1,7 +1,7 @@
 import type { Container, EventCategory, EventSeverity, Host } from '@berth/contracts';
 import { Search } from 'lucide-react';
 import { useMemo } from 'react';
-import { FilterSheet } from '@/components/filter-sheet';
+import { FilterCheck, FilterGroup, FilterSheet } from '@/components/filter-sheet';
 import { Input } from '@/components/ui/input';
 import { MultiSelect, type MultiSelectOption } from '@/components/ui/multi-select';
 import { Select } from '@/components/ui/select';
@@ -15,6 +15,8 @@ import {
   type EventFilters,
 } from '../lib/event-filters';
 
+const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] =>
+  on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const CATEGORY_OPTIONS = CATEGORIES.map((c) => ({ value: c, label: capitalise(c) }));
 const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({ value: s, label: capitalise(s) }));
@@ -145,7 +147,65 @@ export function EventFiltersBar({
             noun="events"
             onClear={() => onFilters({ ...NO_FILTERS, search: filters.search })}
           >
-            <div className="flex flex-col items-start gap-3">{controls}</div>
+            <FilterGroup label="Time range">
+              <Select
+                aria-label="Time range"
+                size="touch"
+                className="w-full"
+                value={filters.hours}
+                onChange={(e) => onFilters({ ...filters, hours: Number(e.target.value) })}
+              >
+                {TIME_RANGES.map((r) => (
+                  <option key={r.hours} value={r.hours}>
+                    {r.label}
+                  </option>
+                ))}
+              </Select>
+            </FilterGroup>
+            <FilterGroup label="Severity">
+              {SEVERITY_OPTIONS.map((o) => (
+                <FilterCheck
+                  key={o.value}
+                  label={o.label}
+                  checked={filters.severities.includes(o.value)}
+                  onChange={(on) =>
+                    onFilters({ ...filters, severities: toggled(filters.severities, o.value, on) })
+                  }
+                />
+              ))}
+            </FilterGroup>
+            <FilterGroup label="Category">
+              {CATEGORY_OPTIONS.map((o) => (
+                <FilterCheck
+                  key={o.value}
+                  label={o.label}
+                  checked={filters.categories.includes(o.value)}
+                  onChange={(on) =>
+                    onFilters({ ...filters, categories: toggled(filters.categories, o.value, on) })
+                  }
+                />
+              ))}
+            </FilterGroup>
+            <FilterGroup label="Hosts and containers">
+              <div className="flex flex-col gap-2 border-0 pt-1">
+                <MultiSelect
+                  label="Hosts"
+                  className="w-full justify-between max-md:h-11"
+                  options={hostOptions}
+                  selected={filters.hosts}
+                  searchLabel="Search hosts"
+                  onChange={(next) => onFilters({ ...filters, hosts: next })}
+                />
+                <MultiSelect
+                  label="Containers"
+                  className="w-full justify-between max-md:h-11"
+                  options={containerOptions}
+                  selected={filters.containers}
+                  searchLabel="Search containers"
+                  onChange={(next) => onFilters({ ...filters, containers: next })}
+                />
+              </div>
+            </FilterGroup>
           </FilterSheet>
         </div>
       </div>
