@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Container, Host } from '@berth/contracts';
 import type { Page } from '@playwright/test';
 import { apiFor } from '../fixtures/api.js';
-import { TestContainers } from '../fixtures/docker.js';
+import { openAlerts } from '../fixtures/alerts.js';
+import { docker, TestContainers } from '../fixtures/docker.js';
 import { hostPayload } from '../fixtures/rig.js';
 import { expect, signIn, test } from '../fixtures/test.js';
 
@@ -57,6 +58,28 @@ async function overflowOf(page: Page) {
   });
 }
 
+/**
+ * The controls under `selector` a finger would miss: visible buttons, links, form controls
+ * and menu triggers less than 44 × 44 CSS pixels, each as "label: width×height".
+ */
+async function smallTargets(page: Page, selector: string) {
+  return page.evaluate((within) => {
+    const controls = document.querySelectorAll<HTMLElement>(
+      `${within} :is(a[href], button, input, select, textarea, [role="button"], [role="tab"])`,
+    );
+    return [...controls].flatMap((el) => {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden')
+        return [];
+      if (box.width >= 44 && box.height >= 44) return [];
+      const name = el.getAttribute('aria-label') ?? el.textContent.trim().slice(0, 30);
+      return [
+        `${el.tagName.toLowerCase()} "${name}": ${Math.round(box.width)}×${Math.round(box.height)}`,
+      ];
+    });
+  }, selector);
+}
+
 /** Waits for the screen's reads (a moment without requests); the live channel is a socket. */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
@@ -71,7 +94,7 @@ for (const phone of PHONES) {
       const api = await apiFor(readyServer.url);
       await api.post('/hosts', hostPayload('plain', 'phone-edge', ['prod', 'eu-west']));
       const name = containers.run('plain', 'phone-web');
-      await signIn(page);
+      const victim = containers.run('plain', 'phone-victim');
 
       const hosts = await api.get<Host[]>('/hosts');
       const host = hosts.find((h) => h.name === 'phone-edge');
@@ -82,6 +105,24 @@ for (const phone of PHONES) {
           return container !== undefined;
         })
         .toBe(true);
+      // One open alert, for the bell's count and the alert list: a watched container stops.
+      await expect
+        .poll(async () =>
+          (await api.get<Container[]>('/containers')).some(
+            (c) => c.name === victim && c.state === 'running',
+          ),
+        )
+        .toBe(true);
+      await api.post('/alerts/rules', {
+        name: 'Phone stopped',
+        scope: 'container',
+        kind: 'container_stopped',
+        severity: 'critical',
+        container_selector_json: { include_all: false, include: [victim], tags: [] },
+      });
+      docker('plain', 'kill', victim);
+      await expect.poll(async () => (await openAlerts(api)).length, { timeout: 20_000 }).toBe(1);
+      await signIn(page);
 
       const overflows: Record<string, { page: number; main: number; dialog: number }> = {};
       mkdirSync(ARTIFACTS, { recursive: true });
@@ -101,10 +142,22 @@ for (const phone of PHONES) {
       // The dashboard with its host card drawn, then the navigation drawer open over it.
       await page.goto('/');
       await expect(page.getByTestId('host-card-phone-edge')).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('alert-bell-count')).toHaveText('1');
       await check('dashboard');
+      expect.soft(await smallTargets(page, '[data-testid="phone-top-bar"]')).toEqual([]);
+      expect.soft(await smallTargets(page, 'main')).toEqual([]);
+      for (const mode of ['Compact', 'Expanded', 'Standard']) {
+        await page.getByRole('radio', { name: mode }).tap();
+        await expect(
+          page.getByTestId(mode === 'Compact' ? 'compact-list' : `host-grid-${mode.toLowerCase()}`),
+        ).toBeVisible();
+        if (mode !== 'Standard') await check(`dashboard-${mode.toLowerCase()}`);
+        expect.soft(await smallTargets(page, 'main'), `${mode} mode`).toEqual([]);
+      }
       await page.getByRole('button', { name: 'Open navigation' }).tap();
       await expect(page.getByRole('dialog', { name: 'Navigation' })).toBeVisible();
       await check('nav-drawer');
+      expect.soft(await smallTargets(page, '[data-testid="nav-drawer"] nav')).toEqual([]);
       await page
         .getByRole('dialog', { name: 'Navigation' })
         .getByRole('link', { name: 'Hosts' })

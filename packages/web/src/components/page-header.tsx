@@ -12,8 +12,9 @@ export function PageHeader({
 }) {
   return (
     <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        {/* A phone's top bar shows the title already: there it is for screen readers only. */}
+      {/* A phone's top bar shows the title already: there it is for screen readers only, and
+          takes no line of its own. */}
+      <div className="max-md:contents">
         <h1 className="text-2xl font-semibold tracking-tight text-white max-md:sr-only">{title}</h1>
         {subtitle !== undefined && <p className="mt-1 text-sm text-slate-400">{subtitle}</p>}
       </div>
