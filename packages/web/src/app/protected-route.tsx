@@ -12,11 +12,17 @@ export function useCurrentUser() {
 /** The shell and a page skeleton, painted while the session and the screen's code arrive. */
 export function SessionSkeleton() {
   return (
-    <div className="flex h-full" aria-busy="true" aria-label="Checking your session">
-      <div className="w-60 border-r border-slate-800 p-4">
+    <div
+      className="flex h-full max-md:flex-col"
+      aria-busy="true"
+      aria-label="Checking your session"
+    >
+      {/* Drawn before any script runs, so sized by CSS alone: a phone's top bar, a tablet's
+          collapsed sidebar, a desktop's sidebar (app/shell/app-shell.tsx). */}
+      <div className="w-60 border-r border-slate-800 p-4 max-lg:w-16 max-lg:overflow-hidden max-md:h-14 max-md:w-full max-md:border-r-0 max-md:border-b">
         <Skeleton className="h-8 w-32" />
       </div>
-      <div className="flex-1 space-y-4 p-8">
+      <div className="flex-1 space-y-4 p-8 max-md:p-4">
         <Skeleton className="h-8 w-48" />
         <Skeleton className="h-32 w-full" />
         <Skeleton className="h-32 w-full" />
