@@ -265,6 +265,59 @@ describe('a "This device" channel', () => {
     expect(listed.find((c) => c.id === channel.id)?.config.endpoint).toBeUndefined();
   });
 
+  it('a blackout holds the alert; its end sends one summary that opens the alerts page', async () => {
+    const { sub, channel, path } = await device('wp-blackout');
+    // The summary names what is still open, as the alerts table has it.
+    const now = new Date().toISOString();
+    await t.app.services.db
+      .insertInto('alerts')
+      .values({
+        id: 'alert-wp-black',
+        title: 'Stopped - web on h1',
+        message: null,
+        kind: 'container_stopped',
+        state: 'open',
+        severity: 'critical',
+        scope_type: 'container',
+        scope_id: 'h1:web',
+        host_id: 'h1',
+        host_name: 'h1',
+        container_name: 'web',
+        rule_id: null,
+        first_seen: now,
+        last_seen: now,
+        current_value: null,
+        threshold: null,
+        snoozed_until: null,
+        resolved_at: null,
+        resolved_reason: null,
+        dedup_key: null,
+        rule_name: 'Stopped',
+        notified_at: null,
+      })
+      .execute();
+    const always = {
+      name: 'Maintenance',
+      enabled: true,
+      start_time: '00:00',
+      end_time: '00:00',
+      days: [0, 1, 2, 3, 4, 5, 6],
+    };
+    expect((await api.put('/settings', { blackout_windows: [always] })).status).toBe(200);
+    await waitFor('blackout', () => t.app.services.notifications.blackoutActive());
+    await t.app.services.notifications.notify(request('alert-wp-black', [channel.id]));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(push.to(path)).toHaveLength(0);
+    expect((await api.put('/settings', { blackout_windows: [] })).status).toBe(200);
+    await waitFor('summary', () => push.to(path).length === 1, 5000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(push.to(path)).toHaveLength(1);
+    const payload = open(sub, push.to(path)[0]);
+    expect(payload.title).toBe('Blackout ended: 1 alert(s) still open');
+    expect(payload.body).toContain('CRITICAL Container stopped - web on h1');
+    expect(payload.url).toBe('/alerts');
+  });
+
   it('a restart mid-send delivers the alert after it, once', async () => {
     const { sub, channel, path } = await device('wp-restart');
     push.answer(...Array<number>(50).fill(503));
