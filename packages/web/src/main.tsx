@@ -2,9 +2,11 @@
 import './app/boot';
 import { preloadScreen } from './app/preload-screen';
 import { reloadOnStaleChunks } from './app/reload-on-stale-chunks';
+import { registerServiceWorker } from './app/service-worker';
 import './index.css';
 
 reloadOnStaleChunks();
+registerServiceWorker();
 preloadScreen(window.location.pathname);
 // The first screen is already in the HTML (packages/web/prerender.ts): it paints, then the
 // app runs and renders the same screen over it (app/start.tsx). Signed-in pages have already

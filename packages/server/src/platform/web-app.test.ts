@@ -57,6 +57,30 @@ describe('web app and health', () => {
     expect(login.body).toContain('<title>Berth</title>');
   });
 
+  it('serves the service worker from the root, never cached long, and the manifest as JSON', async () => {
+    const webDir = join('/tmp', `berth-web-sw-${process.pid}`);
+    mkdirSync(webDir, { recursive: true });
+    writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>Berth</title>');
+    writeFileSync(join(webDir, 'sw.js'), 'const VERSION = 1;');
+    writeFileSync(join(webDir, 'sw.js.br'), brotliCompressSync('const VERSION = 1;'));
+    writeFileSync(join(webDir, 'manifest.webmanifest'), '{"name":"Berth"}');
+    t = await buildTestApp({ BERTH_WEB_DIR: webDir });
+    for (const encoding of ['identity', 'br']) {
+      const worker = await t.app.inject({
+        url: '/sw.js',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(worker.statusCode).toBe(200);
+      expect(worker.headers['content-type']).toMatch(/javascript/);
+      expect(worker.headers['cache-control']).toBe('no-cache');
+    }
+    const manifest = await t.app.inject({ url: '/manifest.webmanifest' });
+    expect(manifest.headers['content-type']).toMatch(/application\/manifest\+json/);
+    // Without the push handlers' file, the worker's import of it gets no script.
+    const push = await t.app.inject({ url: '/sw-push.js' });
+    expect(push.headers['content-type']).not.toMatch(/javascript/);
+  });
+
   it('answers /api/health without sign-in with status, version and database state', async () => {
     t = await buildTestApp();
     const res = await t.app.inject({ url: '/api/health' });

@@ -25,6 +25,9 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
         // Hashed file names never change content: cache them for a year.
         if (path.includes(`${sep}assets${sep}`))
           res.header('cache-control', 'public, max-age=31536000, immutable');
+        // The service worker and its imports: asked again on every check, so a new build's
+        // worker replaces the old one at the next visit (docs/decisions/035).
+        else if (SERVICE_WORKER_FILE.test(path)) res.header('cache-control', 'no-cache');
       },
     });
   } else {
@@ -51,5 +54,8 @@ function isClientRoute(method: string, url: string): boolean {
     !path.startsWith('/assets/')
   );
 }
+
+/** /sw.js and /sw-push.js, or their compressed copies. */
+const SERVICE_WORKER_FILE = /[/\\]sw(-push)?\.js(\.br|\.gz)?$/;
 
 const pathOf = (url: string): string => url.split('?')[0] ?? '';

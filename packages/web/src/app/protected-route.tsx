@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Skeleton } from '@/components/ui/skeleton';
 import { meQueryOptions } from '@/lib/session';
 import { paths } from './paths';
+import { isUnreachable, Unreachable } from './unreachable';
 
 /** The current user, or null when signed out (a 401 is an answer, not an error). */
 export function useCurrentUser() {
@@ -33,9 +34,11 @@ export function SessionSkeleton() {
 
 /** Protected area: a skeleton while the session is checked, /login without one. */
 export function ProtectedRoute() {
-  const { data: user, isPending } = useCurrentUser();
+  const { data: user, isPending, error, refetch } = useCurrentUser();
   const location = useLocation();
   if (isPending) return <SessionSkeleton />;
+  // Not a signed-out answer: no answer at all (offline, opened from the worker's cache).
+  if (user === undefined && isUnreachable(error)) return <Unreachable onRetry={refetch} />;
   if (!user)
     return (
       <Navigate

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { noteReached } from './last-reached';
 import { safeParseWith } from './schema-check';
 
 /** An API answer with an error status; `message` is the body's detail, its text or the status. */
@@ -91,6 +92,8 @@ function messageOf(text: string, statusText: string): string {
   return text.trim() !== '' ? text : statusText;
 }
 
+/** What a proxy in front of Berth answers when Berth itself is down. */
+export const GATEWAY_DOWN = new Set([502, 503, 504]);
 const JSON_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json' };
 /** A preloaded answer is used this long after its request started, and once. */
 const PRELOAD_FRESH_MS = 10_000;
@@ -137,6 +140,8 @@ export async function api<S extends z.ZodType>(
   } catch {
     throw new NetworkError();
   }
+  // A proxy's gateway error is not Berth answering.
+  if (!GATEWAY_DOWN.has(res.status)) noteReached();
   if (!res.ok) throw await errorOf(res);
   return readAnswer(path, await res.text(), await schema);
 }

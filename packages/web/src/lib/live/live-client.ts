@@ -5,6 +5,7 @@ import {
   type ClientLiveMessage,
   type LiveMessage,
 } from '@berth/contracts';
+import { noteReached } from '../last-reached';
 import { safeParseWith } from '../schema-check';
 
 export type LiveStatus = 'connecting' | 'connected' | 'disconnected' | 'error';
@@ -110,7 +111,10 @@ export class LiveClient {
       this.options.onStatus('connected');
       this.startPing();
     };
-    socket.onmessage = (ev) => this.receive(ev.data);
+    socket.onmessage = (ev) => {
+      noteReached(); // for the offline screen's "last reached" (pongs included)
+      this.receive(ev.data);
+    };
     socket.onerror = () => this.options.onStatus('error');
     socket.onclose = () => {
       if (this.socket !== socket) return;
