@@ -15,6 +15,7 @@ export * from './health-checks.js';
 export * from './hosts.js';
 export * from './integrations.js';
 export * from './live.js';
+export * from './metrics-history.js';
 export * from './notifications.js';
 export * from './preferences.js';
 export * from './sessions.js';

@@ -13,6 +13,7 @@ import { containerSettingsRoutes } from './modules/container-settings/index.js';
 import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
+import { metricsHistoryRoutes } from './modules/metrics-history/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import { mqttRoutes } from './modules/mqtt/index.js';
 import { ssoPublicRoutes, ssoSettingsRoutes } from './modules/sso/index.js';
@@ -174,6 +175,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         usersRoutes(signedIn, services);
         twoFactorRoutes(signedIn, services);
         healthChecksRoutes(signedIn, services);
+        metricsHistoryRoutes(signedIn, services);
         notificationsRoutes(signedIn, {
           notifications: services.notifications,
           channelRules: services.alerts.rules,
@@ -226,6 +228,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await services.notifications.start();
   await services.alerts.start();
   await services.monitor.start();
+  services.metricsHistory.start();
   services.containerView.start();
   await services.healthChecks.start();
   services.retention.start();
@@ -248,6 +251,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
     services.alerts.stop();
     services.containerView.stop();
     services.monitor.stop();
+    await services.metricsHistory.stop();
     services.retention.stop();
     services.release.stop();
     await services.notifications.stop();

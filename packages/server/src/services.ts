@@ -49,6 +49,10 @@ import { createNotificationsStore, NotificationsService } from './modules/notifi
 import { Restarter, RestartBudgets } from './modules/restarts/index.js';
 import { RetentionService } from './modules/retention/index.js';
 import {
+  createMetricsHistoryStore,
+  MetricsHistoryService,
+} from './modules/metrics-history/index.js';
+import {
   createPreferencesStore,
   createSettingsStore,
   createUpgradeNoticeStore,
@@ -101,6 +105,8 @@ export interface AppServices {
   batch: BatchService;
   healthChecks: HealthChecksService;
   retention: RetentionService;
+  /** Each host's and container's metrics over time (decision 036). */
+  metricsHistory: MetricsHistoryService;
   probe: ProbeEngine;
   version: string;
   /** Berth's own newer release, read from BERTH_RELEASE_FEED_URL. */
@@ -388,6 +394,12 @@ export async function createServices(
     containerSettings: containerSettingsService,
     batch,
     healthChecks,
+    metricsHistory: new MetricsHistoryService({
+      store: createMetricsHistoryStore(db),
+      fleet: monitor,
+      log,
+      retention: config.historyRetention,
+    }),
     retention: new RetentionService({
       settings,
       events,

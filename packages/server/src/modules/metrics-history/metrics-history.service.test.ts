@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrateToLatest, openDatabase, type Db } from '../../db/database.js';
+import { historyFleet, statsOf } from '../../test/history-fleet.js';
+import { MetricsHistoryService } from './metrics-history.service.js';
+import { createMetricsHistoryStore, type MetricsHistoryStore } from './metrics-history.store.js';
+
+const T0 = 1_800_000_000_000; // ms, a multiple of 15 min
+let dir: string;
+let db: Db;
+let store: MetricsHistoryStore;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'berth-history-'));
+  db = openDatabase(dir);
+  await migrateToLatest(db);
+  store = createMetricsHistoryStore(db);
+});
+afterEach(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function logger() {
+  const lines: { level: string; msg: string }[] = [];
+  const at = (level: string) => (_obj: object, msg: string) => lines.push({ level, msg });
+  return { lines, log: { info: at('info'), warn: at('warn'), error: at('error') } };
+}
+
+/** A history on a fake fleet with one container whose CPU follows `cpuAt(second)`. */
+function setup(s: MetricsHistoryStore, cpuAt: (second: number) => number) {
+  const fake = historyFleet([{ id: 'h1' }]);
+  const clock = { now: T0 };
+  const c = fake.add('h1', { id: 'c1', name: 'web', running: true, stats: statsOf(0, 100) });
+  const { lines, log } = logger();
+  const history = new MetricsHistoryService({
+    store: s,
+    fleet: fake.fleet,
+    log,
+    now: () => clock.now,
+    mono: () => clock.now,
+    rest: () => Promise.resolve(),
+  });
+  /** Stats passes every `everyS` seconds for `seconds`, each written. */
+  const run = async (seconds: number, everyS = 10) => {
+    for (let i = 0; i < seconds / everyS; i++) {
+      c.stats = statsOf(cpuAt((clock.now - T0) / 1000), 100);
+      history.sampleNow();
+      await history.flush();
+      clock.now += everyS * 1000;
+    }
+  };
+  return { history, clock, run, lines, container: c, fake };
+}
+
+describe('metrics history roll-ups and retention', () => {
+  it('rolls 10 s points up to minutes and quarter hours with min, mean and max', async () => {
+    // CPU climbs 1 % per 10 s within each minute: 0..5, mean 2.5.
+    const { history, run, clock } = setup(store, (s) => Math.floor((s % 60) / 10));
+    await run(3610); // the last 10 s bucket of the hour is written once the next began
+    clock.now += 10 * 60_000;
+    const report = await history.maintain();
+    expect(report.rolledUp).toBeGreaterThan(0);
+    const minutes = await history.query('h1', 'c1', {
+      from: new Date(T0).toISOString(),
+      to: new Date(T0 + 3600_000).toISOString(),
+      step: 60,
+    });
+    expect(minutes.tier).toBe('1m');
+    expect(minutes.t.length).toBe(60);
+    expect(minutes.cpu_percent.min[0]).toBe(0);
+    expect(minutes.cpu_percent.mean[0]).toBe(2.5);
+    expect(minutes.cpu_percent.max[0]).toBe(5);
+    const quarters = await history.query('h1', 'web', {
+      from: new Date(T0).toISOString(),
+      to: new Date(T0 + 3600_000).toISOString(),
+      step: 900,
+    });
+    expect(quarters).toMatchObject({ tier: '15m', container_name: 'web' });
+    expect(quarters.t).toEqual([0, 1, 2, 3].map((i) => T0 / 1000 + i * 900));
+    expect(quarters.cpu_percent.mean).toEqual([2.5, 2.5, 2.5, 2.5]);
+    expect(quarters.cpu_percent.max).toEqual([5, 5, 5, 5]);
+    // Nothing is rolled up twice.
+    const again = await history.maintain();
+    expect(again.rolledUp).toBe(0);
+  });
+
+  it('deletes each tier past its retention in bounded steps, and keeps a removed container by name', async () => {
+    const { history, run, clock, fake } = setup(store, () => 1);
+    await run(2 * 3600, 10);
+    fake.containers.set('h1', []); // removed
+    clock.now += 25 * 3600_000; // a day later: the 10 s points have aged out
+    history.sampleNow(); // closes the last open buckets
+    await history.flush();
+    const report = await history.maintain();
+    expect(report.deleted).toBe(2 * 360 * 2); // the container's and the host's
+    expect(report.steps).toBeGreaterThan(100); // a minute of points per step
+    const rows = await db
+      .selectFrom('metric_points' as never)
+      .select(['tier' as never])
+      .execute();
+    expect(rows.every((r) => (r as { tier: number }).tier > 0)).toBe(true);
+    const left = await history.query('h1', 'web', {
+      from: new Date(T0).toISOString(),
+      to: new Date(T0 + 2 * 3600_000).toISOString(),
+    });
+    expect(left.tier).toBe('1m');
+    expect(left.t.length).toBe(120);
+  });
+
+  it('answers 404 for a container that has no history', async () => {
+    const { history } = setup(store, () => 1);
+    await expect(history.query('h1', 'nope', {})).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
+
+describe('a full disk', () => {
+  it('drops the points, logs once a minute, and writes again when there is room', async () => {
+    let full = false;
+    const filling: MetricsHistoryStore = {
+      ...store,
+      insertPoints: (rows) =>
+        full
+          ? Promise.reject(
+              Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
+            )
+          : store.insertPoints(rows),
+    };
+    const { history, run, lines, clock } = setup(filling, () => 3);
+    await run(60);
+    full = true;
+    await run(180); // three minutes of failing writes, every 10 s
+    const warnings = lines.filter((l) => l.level === 'warn');
+    expect(warnings.length).toBe(3);
+    expect(warnings[0]?.msg).toMatch(/disk is full/);
+    full = false;
+    await run(60);
+    expect(lines.some((l) => l.msg === 'metrics history writes again')).toBe(true);
+    const answer = await history.query('h1', null, {
+      from: new Date(T0).toISOString(),
+      to: new Date(clock.now).toISOString(),
+    });
+    // The first minute and the last one (less the open bucket); the full stretch is a gap.
+    expect(answer.t.length).toBe(6 + 5);
+    expect(answer.disk_percent.mean.some((v) => v === 42.5)).toBe(true);
+  });
+});
