@@ -207,3 +207,41 @@ for (const phone of PHONES) {
     });
   });
 }
+
+test('the shell changes at 768 and 1024 px and keeps the desktop above', async ({
+  page,
+  readyServer: _,
+}) => {
+  await page.setViewportSize({ width: 767, height: 900 });
+  await signIn(page);
+  const topBar = page.getByTestId('phone-top-bar');
+  const sidebar = page.getByTestId('sidebar');
+  await expect(topBar).toBeVisible();
+  await expect(sidebar).toHaveCount(0);
+  await expect(page.getByTestId('phone-title')).toHaveText('Dashboard');
+
+  // A tablet: the icon rail, no top bar; its toggle opens the sidebar for now.
+  await page.setViewportSize({ width: 768, height: 900 });
+  await expect(topBar).toHaveCount(0);
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true');
+  expect((await sidebar.boundingBox())?.width).toBe(64);
+
+  // A desktop: the sidebar as saved (open for a new user), 240 px.
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false');
+  await expect.poll(async () => (await sidebar.boundingBox())?.width).toBe(240);
+
+  // Back on a phone, the drawer closes by Escape, keeping the screen where it was.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Navigation' });
+  await expect(drawer.getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await drawer.getByRole('button', { name: 'Close navigation' }).click();
+  await expect(drawer).toHaveCount(0);
+});

@@ -19,7 +19,7 @@ export function BlackoutBanner() {
   return (
     <div
       role="status"
-      className="flex items-center gap-3 border-b border-amber-900 bg-amber-950/70 px-6 py-2 text-sm text-amber-200"
+      className="flex items-center gap-3 border-b border-amber-900 bg-amber-950/70 px-6 py-2 text-sm text-amber-200 max-md:px-4"
     >
       <MoonStar className="h-4 w-4" aria-hidden />
       <span className="flex-1 font-medium">Blackout Window Active</span>
@@ -30,7 +30,7 @@ export function BlackoutBanner() {
         type="button"
         aria-label="Dismiss"
         onClick={() => setDismissed(true)}
-        className="rounded p-1 hover:bg-amber-900"
+        className="rounded p-1 hover:bg-amber-900 max-md:-my-2 max-md:-mr-2.5 max-md:p-3.5"
       >
         <X className="h-4 w-4" />
       </button>

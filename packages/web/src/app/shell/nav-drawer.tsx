@@ -22,7 +22,7 @@ export function NavDrawer({
         <RadixDialog.Content
           aria-describedby={undefined}
           data-testid="nav-drawer"
-          className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-slate-800 shadow-2xl focus:outline-none"
+          className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col border-r border-slate-800 bg-slate-900 pt-[env(safe-area-inset-top)] pb-[env(safe-area-inset-bottom)] shadow-2xl focus:outline-none"
         >
           <RadixDialog.Title className="sr-only">Navigation</RadixDialog.Title>
           {children}

@@ -16,7 +16,7 @@ export function PhoneTopBar({ onMenu }: { onMenu: () => void }) {
   return (
     <header
       data-testid="phone-top-bar"
-      className="flex h-14 shrink-0 items-center gap-1 border-b border-slate-800 bg-slate-900/70 px-1.5"
+      className="flex h-[calc(3.5rem+env(safe-area-inset-top))] shrink-0 items-center gap-1 border-b border-slate-800 bg-slate-900/70 px-1.5 pt-[env(safe-area-inset-top)]"
     >
       <button
         type="button"
