@@ -92,6 +92,7 @@ export class ChannelsService {
     const problem = channelConfigProblem(body.type, body.config);
     if (problem !== null) throw badRequest(`${problem.field}: ${problem.message}`);
     await this.uniqueName(body.name);
+    this.uniqueDevice(body.type, body.config);
     const now = new Date().toISOString();
     const row = await this.store.insert({
       name: body.name,
@@ -137,6 +138,7 @@ export class ChannelsService {
       }
       const problem = channelConfigProblem(type, merged, kept);
       if (problem !== null) throw badRequest(`${problem.field}: ${problem.message}`);
+      this.uniqueDevice(type, merged, id);
       Object.assign(patch, this.seal(type, normalise(type, merged)));
       // A changed config deserves a fresh start: the old error no longer says anything.
       patch.last_error = null;
@@ -185,6 +187,16 @@ export class ChannelsService {
       updated_at: new Date().toISOString(),
     });
     if (row !== undefined) this.remember(row);
+  }
+
+  /** One channel per device: a browser has one subscription, so two channels would send twice. */
+  private uniqueDevice(type: NotificationChannelType, config: ChannelConfig, self?: number): void {
+    if (type !== 'web_push' || typeof config.endpoint !== 'string') return;
+    const endpoint = config.endpoint.trim();
+    for (const c of this.cache.values()) {
+      if (c.live.id !== self && c.live.type === 'web_push' && c.live.config.endpoint === endpoint)
+        throw conflict(`endpoint: This device already has a channel: '${c.live.name}'`);
+    }
   }
 
   private async uniqueName(name: string): Promise<void> {

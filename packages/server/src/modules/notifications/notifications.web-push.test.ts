@@ -164,6 +164,17 @@ describe('a "This device" channel', () => {
     );
   });
 
+  it('takes one channel per device', async () => {
+    const { sub } = await device('wp-once');
+    const again = await api.post<{ detail: string }>('/notifications/channels', {
+      name: 'wp-twice',
+      type: 'web_push',
+      config: { endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toContain("This device already has a channel: 'wp-once'");
+  });
+
   it('a test send reaches the push service encrypted for the device, signed with the key', async () => {
     const { sub, channel, path } = await device('wp-test');
     const res = await api.post<ChannelTestResult>(`/notifications/channels/${channel.id}/test`, {});

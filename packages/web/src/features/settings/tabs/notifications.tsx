@@ -101,7 +101,12 @@ export default function NotificationsSettingsTab() {
                   <Icon className="h-5 w-5 shrink-0 text-slate-300" aria-label={c.type} />
                   <div className="min-w-0 flex-1">
                     <p className="truncate font-medium text-slate-100">{c.name}</p>
-                    <p className="text-xs text-slate-500">{CHANNEL_TYPE_LABELS[c.type]}</p>
+                    <p className="text-xs text-slate-500">
+                      {CHANNEL_TYPE_LABELS[c.type]}
+                      {c.type === 'web_push' && typeof c.config.device === 'string'
+                        ? ` · ${c.config.device}`
+                        : ''}
+                    </p>
                   </div>
                   <Switch
                     label={`Enable ${c.name}`}
