@@ -154,6 +154,16 @@ for (const phone of PHONES) {
         if (mode !== 'Standard') await check(`dashboard-${mode.toLowerCase()}`);
         expect.soft(await smallTargets(page, 'main'), `${mode} mode`).toEqual([]);
       }
+      // The stats widgets, stacked on a phone.
+      await api.patch('/v2/user/preferences', { dashboard: { showStatsWidgets: true } });
+      await page.reload();
+      await expect(page.getByTestId('widget-recent-events')).toContainText('phone-edge');
+      await check('dashboard-widgets');
+      expect.soft(await smallTargets(page, 'main'), 'with widgets').toEqual([]);
+      await api.patch('/v2/user/preferences', { dashboard: { showStatsWidgets: false } });
+      await page.reload();
+      await expect(page.getByTestId('widget-recent-events')).toHaveCount(0);
+
       await page.getByRole('button', { name: 'Open navigation' }).tap();
       await expect(page.getByRole('dialog', { name: 'Navigation' })).toBeVisible();
       await check('nav-drawer');

@@ -51,7 +51,8 @@ export function StatsWidgets() {
       },
     });
 
-  // A phone stacks the widgets full width in the saved reading order, without drag or resize.
+  // A phone stacks the widgets full width in the saved reading order, without drag or resize,
+  // each as tall as its content up to its height in the grid.
   if (phone)
     return (
       <section aria-label="Stats widgets" className="mb-6 flex flex-col gap-3">
@@ -59,7 +60,7 @@ export function StatsWidgets() {
           <div
             key={widget.id}
             data-testid={`widget-${widget.id}`}
-            style={{ height: gridHeightPx(widget.h, WIDGET_ROW_HEIGHT) }}
+            style={{ maxHeight: gridHeightPx(widget.h, WIDGET_ROW_HEIGHT) }}
             className="flex flex-col overflow-hidden rounded-xl border border-slate-800 bg-slate-900/60"
           >
             <WidgetBody type={widget.type as WidgetType} title={widget.title} />

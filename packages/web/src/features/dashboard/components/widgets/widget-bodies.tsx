@@ -31,7 +31,10 @@ function Row({
   return to === undefined ? (
     <div className="flex justify-between py-0.5 text-sm">{body}</div>
   ) : (
-    <Link to={to} className="flex justify-between rounded py-0.5 text-sm hover:bg-slate-800/60">
+    <Link
+      to={to}
+      className="flex justify-between rounded py-0.5 text-sm hover:bg-slate-800/60 max-md:min-h-11 max-md:items-center"
+    >
       {body}
     </Link>
   );
@@ -147,7 +150,7 @@ export function AlertSummaryWidget() {
 export function UpdatesWidget() {
   const total = useUpdatesSummary().data?.total_updates ?? 0;
   return (
-    <Link to="/containers?updates=true" className="block">
+    <Link to="/containers?updates=true" className="block max-md:min-h-11">
       {total > 0 ? (
         <>
           <Big>{total}</Big>
