@@ -51,7 +51,13 @@ test('"This device": subscribe, test send decrypted at the push service, a revok
               endpoint,
               options: { applicationServerKey: key.slice().buffer },
               toJSON: () => ({ endpoint, keys: { p256dh, auth } }),
-              unsubscribe: () => Promise.resolve(true),
+              unsubscribe: () => {
+                current = null;
+                (window as unknown as { berthUnsubscribed: number }).berthUnsubscribed =
+                  ((window as unknown as { berthUnsubscribed?: number }).berthUnsubscribed ?? 0) +
+                  1;
+                return Promise.resolve(true);
+              },
             };
             return Promise.resolve(current);
           },
@@ -131,6 +137,12 @@ test('"This device": subscribe, test send decrypted at the push service, a revok
   // Subscribing again brings it back.
   await edit.getByRole('button', { name: 'Subscribe this device again' }).click();
   await expect(edit.getByTestId('web-push-status')).toHaveText(/^Subscribed: Chrome on Linux/);
+  // The dropped subscription is let go in the browser too, and a new one made.
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { berthUnsubscribed?: number }).berthUnsubscribed,
+    ),
+  ).toBe(1);
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit).toBeHidden();
   await expect(row.getByTestId('channel-error')).toBeHidden();

@@ -66,7 +66,7 @@ export function WebPushDevice({
     try {
       if (key.data === undefined)
         throw new PushProblem("Berth's push key did not load; try again.");
-      const sub = await subscribeThisDevice(key.data.public_key);
+      const sub = await subscribeThisDevice(key.data.public_key, gone);
       onSubscribed(sub);
       setHere(sub.endpoint);
       if (device === '') onDevice(deviceName(navigator.userAgent));

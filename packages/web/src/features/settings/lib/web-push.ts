@@ -109,9 +109,13 @@ async function registration(): Promise<ServiceWorkerRegistration> {
 
 /**
  * Asks for permission (a no-op once granted), then subscribes this browser with Berth's
- * public key; a subscription made with another key is replaced. Throws a PushProblem.
+ * public key; a subscription made with another key, or one its push service dropped
+ * (`renew`), is replaced. Throws a PushProblem.
  */
-export async function subscribeThisDevice(publicKey: string): Promise<DeviceSubscription> {
+export async function subscribeThisDevice(
+  publicKey: string,
+  renew = false,
+): Promise<DeviceSubscription> {
   const unsupported = pushUnsupported();
   if (unsupported !== null) throw new PushProblem(unsupported);
   const permission = await Notification.requestPermission();
@@ -122,7 +126,7 @@ export async function subscribeThisDevice(publicKey: string): Promise<DeviceSubs
   let sub: PushSubscription | null;
   try {
     sub = await reg.pushManager.getSubscription();
-    if (sub !== null && !sameKey(sub.options.applicationServerKey, key)) {
+    if (sub !== null && (renew || !sameKey(sub.options.applicationServerKey, key))) {
       await sub.unsubscribe();
       sub = null;
     }
