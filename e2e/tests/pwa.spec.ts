@@ -21,10 +21,13 @@ interface Manifest {
   icons?: { src: string; sizes: string; type: string; purpose?: string }[];
 }
 
-/** Waits until a service worker controls the page (the first visit's worker claims it). */
+/**
+ * Waits until a service worker controls the page: the app registers it 3 s after `load`, and
+ * its install fetches the whole shell (slow on a busy machine); the new worker claims the page.
+ */
 async function waitForWorker(page: Page): Promise<string> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
-    timeout: 20_000,
+    timeout: 40_000,
   });
   return page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
 }
