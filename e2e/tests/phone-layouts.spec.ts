@@ -154,6 +154,14 @@ for (const phone of PHONES) {
         if (mode !== 'Standard') await check(`dashboard-${mode.toLowerCase()}`);
         expect.soft(await smallTargets(page, 'main'), `${mode} mode`).toEqual([]);
       }
+      // Hosts grouped by tag: the groups in their saved order, without drag handles.
+      await page.getByLabel('Group by').selectOption('tag');
+      await expect(page.getByTestId('tag-group-prod')).toBeVisible();
+      await check('dashboard-groups');
+      expect.soft(await smallTargets(page, 'main'), 'grouped by tag').toEqual([]);
+      await page.getByLabel('Group by').selectOption('none');
+      await expect(page.getByTestId('tag-group-prod')).toHaveCount(0);
+
       // The stats widgets, stacked on a phone.
       await api.patch('/v2/user/preferences', { dashboard: { showStatsWidgets: true } });
       await page.reload();
