@@ -22,7 +22,7 @@ export function Segmented<T extends string>({
     <div
       role="radiogroup"
       aria-label={label}
-      className="inline-flex rounded-md border border-slate-700 bg-slate-900 p-0.5"
+      className="inline-flex rounded-md border border-slate-700 bg-slate-900 p-0.5 max-md:flex-wrap"
     >
       {options.map((option) => {
         const checked = option.value === value;

@@ -30,15 +30,15 @@ export function ContainerPicker({
               return (
                 <label
                   key={key}
-                  className="flex items-center gap-2 rounded px-1 py-1 text-sm text-slate-200 hover:bg-slate-800"
+                  className="flex items-center gap-2 rounded px-1 py-1 text-sm text-slate-200 hover:bg-slate-800 max-md:min-h-11"
                 >
                   <input
                     type="checkbox"
                     checked={selected.includes(key)}
                     onChange={(e) => onToggle(key, e.target.checked)}
                   />
-                  <span className="truncate">{c.name}</span>
-                  <span className="ml-auto text-xs text-slate-500">{c.state}</span>
+                  <span className="min-w-0 truncate">{c.name}</span>
+                  <span className="ml-auto shrink-0 text-xs text-slate-500">{c.state}</span>
                 </label>
               );
             })}

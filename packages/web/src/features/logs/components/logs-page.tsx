@@ -49,8 +49,9 @@ export function LogsPage() {
           title="No containers available. Make sure your hosts have running containers."
         />
       ) : (
-        <div className="flex min-h-0 flex-1 gap-6">
-          <aside className="w-64 shrink-0 overflow-y-auto">
+        // On a phone the picker sits above the logs, in a box of its own that scrolls.
+        <div className="flex min-h-0 flex-1 gap-6 max-md:flex-col max-md:gap-4">
+          <aside className="w-64 shrink-0 overflow-y-auto max-md:max-h-[35vh] max-md:w-full">
             {limitHit && (
               <p className="mb-2 text-xs text-amber-300">
                 Maximum 15 containers can be selected at once

@@ -28,7 +28,10 @@ export function SettingRow({
           <p className="mt-0.5 text-xs text-slate-400">{description}</p>
         )}
       </div>
-      <div className="flex shrink-0 items-center gap-2">{children}</div>
+      {/* On a phone the control wraps and shrinks to the row (a long URL breaks anywhere). */}
+      <div className="flex shrink-0 items-center gap-2 max-md:max-w-full max-md:min-w-0 max-md:shrink max-md:flex-wrap max-md:[overflow-wrap:anywhere] max-md:[&>*]:max-w-full">
+        {children}
+      </div>
     </div>
   );
 }
