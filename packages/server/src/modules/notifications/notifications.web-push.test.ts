@@ -329,6 +329,17 @@ describe('a "This device" channel', () => {
     expect(payload.url).toBe('/alerts');
   });
 
+  it('a push service refusing the key (403) fails at once in plain words, the subscription kept', async () => {
+    const { channel, path } = await device('wp-403');
+    push.answer(403);
+    const res = await api.post<ChannelTestResult>(`/notifications/channels/${channel.id}/test`, {});
+    expect(res.body.success).toBe(false);
+    expect(res.body.error).toContain("The push service refused Berth's key (HTTP 403)");
+    expect(push.to(path)).toHaveLength(1);
+    const listed = (await api.get<NotificationChannel[]>('/notifications/channels')).body;
+    expect(listed.find((c) => c.id === channel.id)?.config.endpoint).toMatch(/^••••••/);
+  });
+
   it('a restart mid-send delivers the alert after it, once', async () => {
     const { sub, channel, path } = await device('wp-restart');
     push.answer(...Array<number>(50).fill(503));
