@@ -220,3 +220,46 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     await expect(alert).toHaveCount(1);
   });
 });
+
+test.describe('tablet tables at 900 × 800', () => {
+  test.use({ viewport: { width: 900, height: 800 } });
+
+  test('the name column stays pinned on the left while the table scrolls sideways', async ({
+    page,
+    readyServer,
+  }) => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const api = await apiFor(readyServer.url);
+    await api.post('/hosts', hostPayload('plain', 'slate'));
+    const name = containers.run('plain', 'tab');
+    await signIn(page);
+    for (const [path, row, column] of [
+      ['/containers', `container-row-${name}`, 'name'],
+      ['/hosts', 'host-row-slate', 'name'],
+    ] as const) {
+      await page.goto(path);
+      const cells = page.getByTestId(row).locator('td');
+      await expect(page.getByTestId(row)).toBeVisible({ timeout: 15_000 });
+      const scroller = page.locator('div.overflow-x-auto').filter({ has: page.getByTestId(row) });
+      const header = page.locator(`thead th[data-column="${column}"]`);
+      const nameCell = cells.nth(
+        await header.evaluate((th) => (th as HTMLTableCellElement).cellIndex),
+      );
+      expect(await scroller.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+      // The Status column, left of the name, scrolled out of sight; the name stays in the box.
+      const status = cells.nth(
+        await page
+          .locator('thead th[data-column="status"]')
+          .evaluate((th) => (th as HTMLTableCellElement).cellIndex),
+      );
+      const wrapperLeft = (await scroller.boundingBox())?.x ?? 0;
+      await expect
+        .poll(async () => ((await status.boundingBox())?.x ?? 0) < wrapperLeft - 10)
+        .toBe(true);
+      expect((await nameCell.boundingBox())?.x ?? 0).toBeGreaterThanOrEqual(wrapperLeft - 1);
+      await expect(nameCell).toBeInViewport();
+      await page.screenshot({ path: `${ARTIFACTS}tablet${path.replace('/', '-')}-900.png` });
+    }
+  });
+});
