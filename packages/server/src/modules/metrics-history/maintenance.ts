@@ -9,8 +9,9 @@ export interface MaintenanceReport {
   /** Series removed once none of their points was left. */
   seriesRemoved: number;
   steps: number;
-  /** The longest time one step held the thread, ms. */
+  /** The longest time one step held the thread, ms, and which step it was. */
   longestStepMs: number;
+  longestStep: string;
 }
 
 /**
@@ -49,11 +50,14 @@ export class Maintenance {
       seriesRemoved: 0,
       steps: 0,
       longestStepMs: 0,
+      longestStep: '',
     };
     for (const tier of [this.tiers[1], this.tiers[2]]) await this.rollup(tier, nowS, report);
     for (const tier of this.tiers) await this.prune(tier, nowS, report);
     if (report.deleted > 0 && !this.stopped)
-      report.seriesRemoved = await this.step(report, () => this.store.pruneEmptySeries(writing));
+      report.seriesRemoved = await this.step(report, 'series', () =>
+        this.store.pruneEmptySeries(writing),
+      );
     return report;
   }
 
@@ -70,7 +74,7 @@ export class Maintenance {
     while (!this.stopped && from < target) {
       const end = Math.min(target, from + Math.max(res, ROLLUP_WINDOW_S[no]));
       const start = from;
-      report.rolledUp += await this.step(report, async () => {
+      report.rolledUp += await this.step(report, `rollup ${tier.id}`, async () => {
         const n = await this.store.rollup(no, res, start, end);
         await this.store.setDoneUntil(no, end);
         return n;
@@ -86,16 +90,25 @@ export class Maintenance {
       const oldest = await this.store.oldest(tier.no);
       if (oldest === null || oldest >= cutoff) return;
       const end = Math.min(cutoff, oldest + DELETE_WINDOW_S[tier.no]);
-      report.deleted += await this.step(report, () => this.store.deleteRange(tier.no, oldest, end));
+      report.deleted += await this.step(report, `prune ${tier.id}`, () =>
+        this.store.deleteRange(tier.no, oldest, end),
+      );
     }
   }
 
-  private async step(report: MaintenanceReport, work: () => Promise<number>): Promise<number> {
+  private async step(
+    report: MaintenanceReport,
+    kind: string,
+    work: () => Promise<number>,
+  ): Promise<number> {
     const started = performance.now();
     const n = await work();
     const took = performance.now() - started;
     report.steps++;
-    report.longestStepMs = Math.max(report.longestStepMs, took);
+    if (took > report.longestStepMs) {
+      report.longestStepMs = took;
+      report.longestStep = kind;
+    }
     await this.rest(took);
     return n;
   }

@@ -25,26 +25,13 @@ const FIELD: Record<Gauge, keyof MetricsResponse> = {
 const CONTAINER_HEALTH = [null, 'healthy', 'starting', 'unhealthy'] as const;
 const HOST_HEALTH = [null, 'online', 'degraded', 'offline'] as const;
 
-interface Merged {
-  t: number;
-  n: Record<Gauge, number>;
-  sum: Record<Gauge, number>;
-  lo: Record<Gauge, number | null>;
-  hi: Record<Gauge, number | null>;
-  restarts: number | null;
-  health: number | null;
-}
-
 const maxOf = (a: number | null, b: number | null) =>
   a === null ? b : b === null ? a : Math.max(a, b);
-const minOf = (a: number | null, b: number | null) =>
-  a === null ? b : b === null ? a : Math.min(a, b);
-const record = <T>(f: () => T) =>
-  Object.fromEntries(GAUGES.map((g) => [g, f()])) as Record<Gauge, T>;
 
 /**
  * Rows of one tier as the answer's columns, merged into `step`-second points when the step is
  * coarser than the tier: means weighted by samples, the lowest low and the highest high.
+ * Column by column over plain arrays: 50 hosts' days (72,000 rows) are answered in one go.
  */
 export function toResponse(
   rows: readonly PointRow[],
@@ -57,33 +44,24 @@ export function toResponse(
     to: number;
   },
 ): MetricsResponse {
-  const points: Merged[] = [];
-  for (const r of rows) {
-    const t = Math.floor(r.t / o.step) * o.step;
-    let m = points[points.length - 1];
-    if (m?.t !== t) {
-      m = {
-        t,
-        n: record(() => 0),
-        sum: record(() => 0),
-        lo: record(() => null),
-        hi: record(() => null),
-        restarts: null,
-        health: null,
-      };
-      points.push(m);
-    }
-    for (const g of GAUGES) {
-      const v = r[g];
-      if (v === null) continue;
-      m.n[g] += r.n;
-      m.sum[g] += v * r.n;
-      m.lo[g] = minOf(m.lo[g], r[`${g}_lo`] ?? v);
-      m.hi[g] = maxOf(m.hi[g], r[`${g}_hi`] ?? v);
-    }
-    m.restarts = maxOf(m.restarts, r.restarts);
-    m.health = maxOf(m.health, r.health);
+  // Each row's point: the index into the answer's columns.
+  const slot = new Int32Array(rows.length);
+  const t: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const bucket = Math.floor((rows[i] as PointRow).t / o.step) * o.step;
+    if (t[t.length - 1] !== bucket) t.push(bucket);
+    slot[i] = t.length - 1;
   }
+  const points = t.length;
+  const restarts: (number | null)[] = new Array<number | null>(points).fill(null);
+  const health: (number | null)[] = new Array<number | null>(points).fill(null);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as PointRow;
+    const p = slot[i] as number;
+    restarts[p] = maxOf(restarts[p] ?? null, r.restarts);
+    health[p] = maxOf(health[p] ?? null, r.health);
+  }
+  const names = o.containerName === null ? HOST_HEALTH : CONTAINER_HEALTH;
   const answer = {
     host_id: o.hostId,
     container_name: o.containerName,
@@ -91,22 +69,44 @@ export function toResponse(
     step: o.step,
     from: new Date(o.from * 1000).toISOString(),
     to: new Date(o.to * 1000).toISOString(),
-    t: points.map((p) => p.t),
-    restarts: points.map((p) => p.restarts),
-    health: points.map((p) => {
-      const names = o.containerName === null ? HOST_HEALTH : CONTAINER_HEALTH;
-      return p.health === null ? null : (names[p.health] ?? null);
-    }),
+    t,
+    restarts,
+    health: health.map((h) => (h === null ? null : (names[h] ?? null))),
   } as MetricsResponse;
-  for (const g of GAUGES) {
-    const scale = SCALE[g];
-    const down = (v: number | null) => (v === null ? null : v / scale);
-    const band: MetricBand = {
-      min: points.map((p) => down(p.lo[g])),
-      mean: points.map((p) => (p.n[g] === 0 ? null : Math.round(p.sum[g] / p.n[g]) / scale)),
-      max: points.map((p) => down(p.hi[g])),
-    };
-    Object.assign(answer, { [FIELD[g]]: band });
-  }
+  for (const g of GAUGES) Object.assign(answer, { [FIELD[g]]: band(rows, slot, points, g) });
   return answer;
+}
+
+function band(rows: readonly PointRow[], slot: Int32Array, points: number, g: Gauge): MetricBand {
+  const lo = `${g}_lo` as const;
+  const hi = `${g}_hi` as const;
+  const scale = SCALE[g];
+  const n = new Float64Array(points);
+  const sum = new Float64Array(points);
+  const min: (number | null)[] = new Array<number | null>(points).fill(null);
+  const max: (number | null)[] = new Array<number | null>(points).fill(null);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as PointRow;
+    const v = r[g];
+    if (v === null) continue;
+    const p = slot[i] as number;
+    n[p] = (n[p] as number) + r.n;
+    sum[p] = (sum[p] as number) + v * r.n;
+    const l = r[lo] ?? v;
+    const h = r[hi] ?? v;
+    const m = min[p] ?? null;
+    const x = max[p] ?? null;
+    min[p] = m === null || l < m ? l : m;
+    max[p] = x === null || h > x ? h : x;
+  }
+  const mean: (number | null)[] = new Array<number | null>(points);
+  for (let p = 0; p < points; p++) {
+    const count = n[p] as number;
+    mean[p] = count === 0 ? null : Math.round((sum[p] as number) / count) / scale;
+    const m = min[p] ?? null;
+    const x = max[p] ?? null;
+    min[p] = m === null ? null : m / scale;
+    max[p] = x === null ? null : x / scale;
+  }
+  return { min, mean, max };
 }
