@@ -125,11 +125,15 @@ for (const phone of PHONES) {
       await signIn(page);
 
       const overflows: Record<string, { page: number; main: number; dialog: number }> = {};
+      // Small targets on every screen, written down for a person to read (the shell's and the
+      // dashboard's are asserted below; the other screens' lists are their owners' to act on).
+      const small: Record<string, string[]> = {};
       mkdirSync(ARTIFACTS, { recursive: true });
       const check = async (route: string) => {
         await settle(page);
         const overflow = await overflowOf(page);
         overflows[route] = overflow;
+        small[route] = await smallTargets(page, 'main, [role="dialog"]');
         await page.screenshot({ path: `${ARTIFACTS}${route}-${phone.width}.png` });
         expect.soft(overflow, `${route} runs past a ${phone.width} px window`).toEqual({
           page: 0,
@@ -165,7 +169,10 @@ for (const phone of PHONES) {
       // The stats widgets, stacked on a phone.
       await api.patch('/v2/user/preferences', { dashboard: { showStatsWidgets: true } });
       await page.reload();
-      await expect(page.getByTestId('widget-recent-events')).toContainText('phone-edge');
+      // Any recent event: a neighbour's test on the same engine may have the newest ones.
+      await expect(
+        page.getByTestId('widget-recent-events').getByRole('listitem').first(),
+      ).toBeVisible();
       await check('dashboard-widgets');
       expect.soft(await smallTargets(page, 'main'), 'with widgets').toEqual([]);
       await api.patch('/v2/user/preferences', { dashboard: { showStatsWidgets: false } });
@@ -221,6 +228,10 @@ for (const phone of PHONES) {
       writeFileSync(
         `${ARTIFACTS}overflow-${phone.width}.json`,
         `${JSON.stringify(overflows, null, 2)}\n`,
+      );
+      writeFileSync(
+        `${ARTIFACTS}small-targets-${phone.width}.json`,
+        `${JSON.stringify(small, null, 2)}\n`,
       );
     });
   });
