@@ -107,7 +107,13 @@ export function Sidebar({
           </NavLink>
         ))}
       </nav>
-      <div className="space-y-1 border-t border-slate-800 p-2">
+      {/* In the drawer the footer's links and buttons (update card, version) are 44 px tall. */}
+      <div
+        className={cn(
+          'space-y-1 border-t border-slate-800 p-2',
+          drawer && '[&_:is(a,button)]:min-h-11',
+        )}
+      >
         <LiveStatusIndicator collapsed={collapsed} />
         <UpdateCard collapsed={collapsed} enabled={!user.is_first_login && firstScreenSettled} />
         <UserMenu user={user} collapsed={collapsed} />
