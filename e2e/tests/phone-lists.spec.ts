@@ -159,6 +159,40 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
   });
 
+  test('a long container list draws only the cards in view, and still scrolls and searches', async ({
+    page,
+    readyServer,
+  }) => {
+    test.setTimeout(120_000);
+    const api = await apiFor(readyServer.url);
+    await api.post('/hosts', hostPayload('plain', 'pocket'));
+    const names = containers.createMany('plain', 'many', 150);
+    await signIn(page);
+    await page.goto('/containers');
+    await page.getByLabel('Search containers').fill(`${containers.prefix}-many-`);
+    await expect(page.getByTestId('container-count')).toHaveText('150 container(s)', {
+      timeout: 15_000,
+    });
+    const cards = page.locator('li[data-testid^="container-card-"]');
+    await expect(cards.first()).toBeVisible();
+    expect(await cards.count()).toBeLessThan(40);
+    const last = [...names].sort().at(-1) ?? '';
+    // Scrolled to the end (again as the measured cards settle the list's height), the last is drawn.
+    const end = page.getByTestId(`container-card-${last}`);
+    await expect
+      .poll(async () => {
+        await page.locator('main').evaluate((main) => main.scrollTo({ top: main.scrollHeight }));
+        return end.isVisible();
+      })
+      .toBe(true);
+    await expect(end).toBeInViewport();
+    expect(await overflow(page)).toBe(0);
+    await shot(page, 'containers-many-end');
+    await page.getByLabel('Search containers').fill(`${containers.prefix}-many-07`);
+    await expect(page.getByTestId('container-count')).toHaveText('10 container(s)');
+    await expect(cards).toHaveCount(10);
+  });
+
   test('hosts, events and alerts are card lists with their filters in a sheet', async ({
     page,
     readyServer,

@@ -176,7 +176,7 @@ export function DataTable<T>({
  * table's own wrapper computes overflow-y auto too (it scrolls sideways), but never holds
  * more than it shows, so content taller than the box is what counts.
  */
-function scrollParentOf(el: HTMLElement): HTMLElement {
+export function scrollParentOf(el: HTMLElement): HTMLElement {
   for (let node = el.parentElement; node !== null; node = node.parentElement) {
     const { overflowY } = getComputedStyle(node);
     const scrolls = overflowY === 'auto' || overflowY === 'scroll';

@@ -11,7 +11,9 @@ import {
   ScrollText,
   Square,
 } from 'lucide-react';
-import { memo, useCallback } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { scrollParentOf } from '@/components/data-table';
 import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { SHOULD_RUN_FLAG, shouldBeRunning, stateLabel } from '@/lib/container-state';
@@ -67,6 +69,22 @@ export function ContainerActionsMenu({
   );
 }
 
+/**
+ * Longer lists draw only the cards in view (plus overscan), as the table does: a thousand
+ * cards would otherwise each be drawn and each follow the live stats (bench/phone).
+ */
+const VIRTUAL_FROM = 100;
+const CARD_ESTIMATE_PX = 78;
+const CARD_GAP_PX = 8;
+const OVERSCAN_CARDS = 6;
+
+/** Where a drawn card of a long list sits, and how the list measures it. */
+interface Placed {
+  index: number;
+  top: number;
+  measure: (el: Element | null) => void;
+}
+
 interface CardProps {
   /** Possibly older than the cache's: the card reads its stats live, as a table row does. */
   container: Container;
@@ -74,6 +92,7 @@ interface CardProps {
   selecting: boolean;
   selected: boolean;
   onSelect: (key: string, on: boolean) => void;
+  placed?: Placed | undefined;
 }
 
 /** One container as a card: state, name, image, host, CPU and memory, and its menu. */
@@ -83,6 +102,7 @@ const ContainerCard = memo(function ContainerCard({
   selecting,
   selected,
   onSelect,
+  placed,
 }: CardProps) {
   const c = useLiveContainer(container);
   const key = containerKeyOf(c);
@@ -119,9 +139,16 @@ const ContainerCard = memo(function ContainerCard({
     <li
       data-testid={`container-card-${c.name}`}
       data-selected={selected}
+      {...(placed === undefined
+        ? {}
+        : {
+            ref: placed.measure,
+            'data-index': placed.index,
+            style: { position: 'absolute', top: placed.top, left: 0, right: 0 },
+          })}
       className={cn(
         'flex items-center gap-1 rounded-xl border bg-slate-900/60 py-1 pr-1 pl-3',
-        '[contain-intrinsic-size:auto_84px] [content-visibility:auto]',
+        placed === undefined && '[contain-intrinsic-size:auto_84px] [content-visibility:auto]',
         selected ? 'border-accent' : 'border-slate-800',
       )}
     >
@@ -177,20 +204,88 @@ export function ContainerCards({
     },
     [selection, onSelectionChange],
   );
+  const card = (c: Container, placed?: Placed) => {
+    const key = containerKeyOf(c);
+    return (
+      <ContainerCard
+        key={key}
+        container={c}
+        actions={actions}
+        selecting={selecting}
+        selected={selection[key] === true}
+        onSelect={onSelect}
+        placed={placed}
+      />
+    );
+  };
+  if (containers.length > VIRTUAL_FROM) return <VirtualCards containers={containers} card={card} />;
   return (
     <ul className="space-y-2" data-testid="container-cards">
-      {containers.map((c) => {
-        const key = containerKeyOf(c);
-        return (
-          <ContainerCard
-            key={key}
-            container={c}
-            actions={actions}
-            selecting={selecting}
-            selected={selection[key] === true}
-            onSelect={onSelect}
-          />
-        );
+      {containers.map((c) => card(c))}
+    </ul>
+  );
+}
+
+/** A long list's cards in view, placed in a box as tall as the whole list. */
+function VirtualCards({
+  containers,
+  card,
+}: {
+  containers: Container[];
+  card: (c: Container, placed: Placed) => React.ReactNode;
+}) {
+  const list = useRef<HTMLUListElement>(null);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
+  const [margin, setMargin] = useState(0);
+  // Measured after every render (the toolbar above may wrap); equal values end the chain.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (el === null) return;
+    const found = scroller !== null && scroller !== document.documentElement;
+    const parent = found && scroller.contains(el) ? scroller : scrollParentOf(el);
+    setScroller(parent);
+    setMargin(
+      Math.round(
+        el.getBoundingClientRect().top - parent.getBoundingClientRect().top + parent.scrollTop,
+      ),
+    );
+  });
+  const getItemKey = useCallback(
+    (index: number) => {
+      const c = containers[index];
+      return c === undefined ? index : containerKeyOf(c);
+    },
+    [containers],
+  );
+  // TanStack Virtual hands back functions by design; the React Compiler lint cannot know that.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: containers.length,
+    getScrollElement: () => scroller,
+    estimateSize: () => CARD_ESTIMATE_PX,
+    gap: CARD_GAP_PX,
+    overscan: OVERSCAN_CARDS,
+    scrollMargin: margin,
+    getItemKey,
+  });
+  // Item positions count from the scroller's top (the list starts `margin` below); the total does not.
+  return (
+    <ul
+      ref={list}
+      data-testid="container-cards"
+      className="relative"
+      style={{ height: virtualizer.getTotalSize() }}
+    >
+      {virtualizer.getVirtualItems().map((item) => {
+        const c = containers[item.index];
+        return c === undefined
+          ? null
+          : card(c, {
+              index: item.index,
+              top: item.start - margin,
+              measure: virtualizer.measureElement,
+            });
       })}
     </ul>
   );
