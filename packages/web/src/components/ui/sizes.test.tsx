@@ -16,11 +16,11 @@ const controlSizes = Object.keys(CONTROL_HEIGHTS) as (keyof typeof CONTROL_HEIGH
 describe('our components take their size from props, without conflicting classes', () => {
   it('every button variant in every size', () => {
     for (const variant of ['primary', 'secondary', 'ghost', 'danger'] as const) {
-      for (const size of ['xs', 'sm', 'md', 'icon'] as const) {
+      for (const size of ['xs', 'sm', 'md', 'icon', 'touch'] as const) {
         render(<Button variant={variant} size={size} className="ml-auto" />);
       }
     }
-    expect(document.querySelectorAll('button')).toHaveLength(16);
+    expect(document.querySelectorAll('button')).toHaveLength(20);
   });
 
   it('inputs and selects in every height, inputs full width or sized by their class', () => {
@@ -30,7 +30,7 @@ describe('our components take their size from props, without conflicting classes
       render(<Select size={size} className="w-full" />);
     }
     const heights = [...document.querySelectorAll('input')].map((i) => i.className.split(' ')[0]);
-    expect(heights).toEqual(['h-8', 'h-8', 'h-9', 'h-9', 'h-10', 'h-10']);
+    expect(heights).toEqual(['h-8', 'h-8', 'h-9', 'h-9', 'h-10', 'h-10', 'h-11', 'h-11']);
   });
 
   it('labels above or beside their control', () => {
