@@ -250,7 +250,7 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     await expect(sheet.getByRole('button', { name: 'Show 0 alerts' })).toBeVisible();
     await sheet.getByLabel('Snoozed').tap();
     await expect(page).toHaveURL(/state=snoozed/);
-    await sheet.getByRole('button', { name: 'Show 1 alerts' }).tap();
+    await sheet.getByRole('button', { name: 'Show 1 alert' }).tap();
     await expect(alert).toHaveCount(1);
   });
 });

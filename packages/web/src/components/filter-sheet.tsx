@@ -18,6 +18,7 @@ export function FilterSheet({
   active: number;
   /** How many records the filters leave, when known. */
   shown?: number;
+  /** What the records are, in the plural ("containers"). */
   noun: string;
   onClear: () => void;
   children: ReactNode;
@@ -49,7 +50,9 @@ export function FilterSheet({
             Clear
           </Button>
           <Button size="touch" className="flex-1" onClick={() => setOpen(false)}>
-            {shown === undefined ? 'Done' : `Show ${shown} ${noun}`}
+            {shown === undefined
+              ? 'Done'
+              : `Show ${shown} ${shown === 1 ? noun.replace(/s$/, '') : noun}`}
           </Button>
         </div>
       </Sheet>
