@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { precompress } from './precompress';
 import { prerender } from './prerender';
+import { themeScript } from './theme-script';
 import { serviceWorker } from './service-worker-plugin';
 
 const backend = process.env.BERTH_DEV_BACKEND ?? 'http://127.0.0.1:8080';
@@ -41,7 +42,7 @@ const groups = [
 
 // `source` resolves @berth/contracts to its TypeScript sources, so no contracts build is needed.
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerender(), serviceWorker(), precompress()],
+  plugins: [react(), tailwindcss(), themeScript(), prerender(), serviceWorker(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     conditions: ['source', ...defaultClientConditions],

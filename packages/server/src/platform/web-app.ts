@@ -3,6 +3,7 @@ import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { serveCompressedAssets } from './asset-cache.js';
+import { allowThemeScript } from './security-headers.js';
 
 /**
  * Serves the built web app; client routes (/hosts, /containers?…) fall back to index.html.
@@ -28,6 +29,7 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
         // The service worker and its imports: asked again on every check, so a new build's
         // worker replaces the old one at the next visit (docs/decisions/035).
         else if (SERVICE_WORKER_FILE.test(path)) res.header('cache-control', 'no-cache');
+        else if (/\.html(\.br|\.gz)?$/.test(path)) allowThemeScript(res);
       },
     });
   } else {

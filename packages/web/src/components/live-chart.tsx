@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { CHART_AXES, seriesColor, useResolvedTheme } from '@/lib/theme';
 
 interface LiveChartProps {
   title: string;
@@ -51,8 +52,14 @@ export function LiveChart({
 }: LiveChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
+  // A canvas cannot read CSS variables: the chart is drawn again when the theme changes.
+  const theme = useResolvedTheme();
+  // The values last drawn, for a chart drawn again (by the effect below, which runs after).
+  const latest = useRef(values);
 
   useEffect(() => {
+    const axes = CHART_AXES[theme];
+    const line = seriesColor(color, theme);
     const el = box.current;
     if (el === null) return undefined;
     const plot = new uPlot(
@@ -63,18 +70,18 @@ export function LiveChart({
         cursor: { show: true, points: { show: false } },
         scales: { y: { range: (_u, _min, dataMax) => [0, max ?? Math.max(1, dataMax * 1.1)] } },
         axes: [
-          { stroke: '#64748b', grid: { stroke: '#1e293b' }, ticks: { stroke: '#1e293b' } },
+          { stroke: axes.labels, grid: { stroke: axes.grid }, ticks: { stroke: axes.grid } },
           {
-            stroke: '#64748b',
-            grid: { stroke: '#1e293b' },
-            ticks: { stroke: '#1e293b' },
+            stroke: axes.labels,
+            grid: { stroke: axes.grid },
+            ticks: { stroke: axes.grid },
             size: fitLabels,
             values: (_u, splits) => splits.map(format),
           },
         ],
-        series: [{}, { label: title, stroke: color, width: 2, fill: `${color}22` }],
+        series: [{}, { label: title, stroke: line, width: 2, fill: `${line}22` }],
       },
-      seriesData([], intervalSeconds),
+      seriesData(latest.current, intervalSeconds),
       el,
     );
     chart.current = plot;
@@ -86,9 +93,10 @@ export function LiveChart({
       chart.current = null;
     };
     // The chart is built once per shape; values flow in through the effect below.
-  }, [title, color, height, max, intervalSeconds, format]);
+  }, [title, color, theme, height, max, intervalSeconds, format]);
 
   useEffect(() => {
+    latest.current = values;
     chart.current?.setData(seriesData(values, intervalSeconds));
   }, [values, intervalSeconds]);
 

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { seriesColor, useResolvedTheme } from '@/lib/theme';
 
 const HEIGHT = 32;
 const MIN_WIDTH = 60;
@@ -19,6 +20,7 @@ export const Sparkline = memo(function Sparkline({
   color: string;
   label: string;
 }) {
+  const theme = useResolvedTheme();
   const top = max ?? Math.max(1, ...values);
   const step = values.length > 1 ? 100 / (values.length - 1) : 100;
   const points = values
@@ -40,7 +42,7 @@ export const Sparkline = memo(function Sparkline({
         <polyline
           points={points}
           fill="none"
-          stroke={color}
+          stroke={seriesColor(color, theme)}
           strokeWidth={1.5}
           vectorEffect="non-scaling-stroke"
         />

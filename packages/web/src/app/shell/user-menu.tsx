@@ -1,18 +1,61 @@
 import type { User } from '@berth/contracts';
-import { ChevronsUpDown, LogOut, UserCog } from 'lucide-react';
+import { Check, ChevronsUpDown, LogOut, Monitor, Moon, Sun, UserCog } from 'lucide-react';
+import { DropdownMenu as Radix } from 'radix-ui';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
+  DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { AccountSettingsDialog, useLogout } from '@/features/auth';
 import { cn } from '@/lib/cn';
+import { setThemeChoice, THEME_CHOICES, useThemeChoice, type ThemeChoice } from '@/lib/theme';
 import { paths } from '../paths';
 
-/** The user menu: Account Settings and Logout. */
+const THEME_LABELS = {
+  system: { label: 'System', Icon: Monitor },
+  light: { label: 'Light', Icon: Sun },
+  dark: { label: 'Dark', Icon: Moon },
+} as const;
+
+/**
+ * The theme: System (the device's light or dark setting), Light or Dark, remembered in this
+ * browser (lib/theme.ts). Choosing keeps the menu open, so the change can be seen and undone.
+ */
+function ThemeChoices() {
+  const choice = useThemeChoice();
+  return (
+    <Radix.Group aria-label="Theme">
+      <Radix.Label className="px-3 pt-1 pb-1 text-xs font-medium text-slate-500">Theme</Radix.Label>
+      <Radix.RadioGroup
+        value={choice}
+        onValueChange={(value) => setThemeChoice(value as ThemeChoice)}
+      >
+        {THEME_CHOICES.map((value) => {
+          const { label, Icon } = THEME_LABELS[value];
+          return (
+            <Radix.RadioItem
+              key={value}
+              value={value}
+              onSelect={(e) => e.preventDefault()}
+              className="flex min-h-9 cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-200 outline-none data-[highlighted]:bg-slate-800 data-[highlighted]:text-white"
+            >
+              <Icon className="h-4 w-4" aria-hidden /> {label}
+              <Radix.ItemIndicator className="ml-auto">
+                <Check className="h-4 w-4 text-accent" aria-hidden />
+              </Radix.ItemIndicator>
+            </Radix.RadioItem>
+          );
+        })}
+      </Radix.RadioGroup>
+    </Radix.Group>
+  );
+}
+
+/** The user menu: Account Settings, the theme and Logout. */
 export function UserMenu({ user, collapsed }: { user: User; collapsed: boolean }) {
   const [accountOpen, setAccountOpen] = useState(false);
   const logout = useLogout();
@@ -37,6 +80,9 @@ export function UserMenu({ user, collapsed }: { user: User; collapsed: boolean }
           <DropdownMenuItem onSelect={() => setAccountOpen(true)}>
             <UserCog className="h-4 w-4" aria-hidden /> Account Settings
           </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <ThemeChoices />
+          <DropdownMenuSeparator />
           <DropdownMenuItem onSelect={signOut}>
             <LogOut className="h-4 w-4" aria-hidden /> Logout
           </DropdownMenuItem>
