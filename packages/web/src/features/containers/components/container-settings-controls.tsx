@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { InfoRow } from '@/components/detail-section';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
+import { usePhone } from '@/hooks/use-phone';
 import { useSetAutoRestart, useSetDesiredState } from '../api/container-settings-api';
 
 /**
@@ -42,9 +43,11 @@ export function AutoRestartSwitch({ container: c }: { container: Container }) {
 export function DesiredStateSelect({ container: c }: { container: Container }) {
   const desired = useSetDesiredState();
   const inFlight = useInFlight<DesiredState>();
+  const phone = usePhone();
   return (
     <Select
       aria-label="Desired state"
+      size={phone ? 'touch' : 'md'}
       value={inFlight.value?.v ?? c.desired_state}
       onChange={(e) => {
         const value = e.target.value as DesiredState;

@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { LockedTag } from '@/components/tags-editor';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { usePhone } from '@/hooks/use-phone';
 import {
   useContainerTagSuggestions,
   usePatchContainerTags,
@@ -28,6 +29,8 @@ export function normaliseTag(text: string): string {
 /** Tags of one container: derived ones locked, user ones editable with Save and Cancel. */
 export function ContainerTagsEditor({ container }: { container: Container }) {
   const patch = usePatchContainerTags();
+  // 44 px controls on a phone.
+  const size = usePhone() ? 'touch' : 'sm';
   const derived = container.tags.filter((t) => DERIVED_TAG_PATTERN.test(t));
   const own = container.tags.filter((t) => !DERIVED_TAG_PATTERN.test(t));
   const [draft, setDraft] = useState<string[] | null>(null);
@@ -89,7 +92,7 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
           <span className="text-sm text-slate-500">No tags</span>
         )}
         {draft === null && (
-          <Button size="sm" variant="ghost" onClick={() => setDraft(own)}>
+          <Button size={size} variant="ghost" onClick={() => setDraft(own)}>
             Edit
           </Button>
         )}
@@ -98,7 +101,7 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <Input
             aria-label="New tag"
-            size="sm"
+            size={size}
             fullWidth={false}
             className="w-48"
             value={input}
@@ -111,10 +114,10 @@ export function ContainerTagsEditor({ container }: { container: Container }) {
               }
             }}
           />
-          <Button size="sm" onClick={save}>
+          <Button size={size} onClick={save}>
             Save
           </Button>
-          <Button size="sm" variant="ghost" onClick={() => setDraft(null)}>
+          <Button size={size} variant="ghost" onClick={() => setDraft(null)}>
             Cancel
           </Button>
           {note !== null && <span className="text-xs text-amber-300">{note}</span>}

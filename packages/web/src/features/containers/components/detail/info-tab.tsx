@@ -13,6 +13,7 @@ import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/que
 import { useSetWebUiUrl } from '../../api/container-settings-api';
 import { PolicyRows } from '../container-settings-controls';
 import { ContainerTagsEditor } from './container-tags-editor';
+import { usePhone } from '@/hooks/use-phone';
 import { WebUiLink } from '../web-ui-link';
 
 /** These variables say nothing about the container and are hidden. */
@@ -33,6 +34,8 @@ const smooth = (values: readonly number[]) => {
 
 export function InfoTab({ container: c }: { container: Container }) {
   const webUi = useSetWebUiUrl();
+  // 44 px controls on a phone.
+  const size = usePhone() ? 'touch' : 'sm';
   const [url, setUrl] = useState(c.web_ui_url ?? '');
   useContainerSparklinesShown();
   const sparklines = useQuery(containerSparklinesQueryOptions()).data?.[containerKeyOf(c)];
@@ -49,13 +52,13 @@ export function InfoTab({ container: c }: { container: Container }) {
             <Input
               type="url"
               aria-label="WebUI URL"
-              size="sm"
+              size={size}
               placeholder="http://host:port/"
               value={url}
               onChange={(e) => setUrl(e.target.value)}
             />
             <Button
-              size="sm"
+              size={size}
               variant="secondary"
               onClick={() =>
                 webUi.mutate({ container: c, value: url.trim() === '' ? null : url.trim() })
