@@ -121,6 +121,20 @@ test('every main screen in the light and the dark theme, following the system se
     await shot(page, scheme, 'account-menu');
     await page.keyboard.press('Escape');
   }
+
+  // A phone in daylight, the reason for the light theme.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [route, name, text] of [
+    ['/', 'dashboard', 'edge'],
+    ['/containers', 'containers', names[1] ?? ''],
+    ['/alerts', 'alerts', names[0] ?? ''],
+  ] as const) {
+    await page.goto(route);
+    await expect(page.getByText(text).first()).toBeVisible({ timeout: 15_000 });
+    await expectTheme(page, 'light');
+    await shot(page, 'light', `phone-${name}`);
+  }
   expect(violations).toEqual([]);
 });
 
