@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { TagChips } from '@/components/host-status';
 import { Button } from '@/components/ui/button';
+import { usePhone } from '@/hooks/use-phone';
 import { Input } from '@/components/ui/input';
 
 /** A derived tag (compose:, swarm:): shown, never edited. */
@@ -41,6 +42,8 @@ export function TagsEditor({
 }) {
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // 44 px buttons on a phone.
+  const size = usePhone() ? 'touch' : 'sm';
   if (draft === null) {
     return (
       <div className="flex items-start justify-between gap-2" data-testid="tags-editor">
@@ -53,7 +56,7 @@ export function TagsEditor({
             <span className="text-sm text-slate-500">No tags</span>
           )}
         </div>
-        <Button size="sm" variant="secondary" onClick={() => setDraft(tags.join(', '))}>
+        <Button size={size} variant="secondary" onClick={() => setDraft(tags.join(', '))}>
           Edit
         </Button>
       </div>
@@ -93,10 +96,10 @@ export function TagsEditor({
         </p>
       )}
       <div className="flex gap-2">
-        <Button size="sm" onClick={() => void save()} disabled={saving}>
+        <Button size={size} onClick={() => void save()} disabled={saving}>
           Save Tags
         </Button>
-        <Button size="sm" variant="ghost" onClick={() => setDraft(null)}>
+        <Button size={size} variant="ghost" onClick={() => setDraft(null)}>
           Cancel
         </Button>
       </div>

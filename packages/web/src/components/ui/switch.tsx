@@ -18,7 +18,8 @@ export function Switch({
   children: ReactNode;
 }) {
   return (
-    <label className={cn('inline-flex items-center gap-2', className)}>
+    // The whole label toggles it: 44 px tall on a phone.
+    <label className={cn('inline-flex items-center gap-2 max-md:min-h-11', className)}>
       <input
         type="checkbox"
         role="switch"
