@@ -20,7 +20,8 @@ const backend = process.env.BERTH_DEV_BACKEND ?? 'http://127.0.0.1:8080';
  */
 const ONE_SCREEN_LIBRARIES =
   /node_modules\/(uplot|react-grid-layout|react-resizable|react-draggable|@dnd-kit|@tanstack\/(table-core|react-table|react-virtual|virtual-core))\//;
-const ENTRY_MODULES = /queryOptions\.js|src\/lib\/(api-client|schema-check|session|preload)\.ts/;
+const ENTRY_MODULES =
+  /queryOptions\.js|src\/lib\/(api-client|schema-check|session|preload|last-reached)\.ts/;
 const ONE_SCREEN_COMPONENTS =
   /src\/components\/(sortable-list|live-chart|stable-row-model|data-table(-row)?)\.tsx?/;
 const groups = [
