@@ -8,7 +8,7 @@ import {
   useContainerLogs,
   type LogSource,
 } from '@/lib/container-logs';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { cn } from '@/lib/cn';
 import { formatTime } from '@/lib/format';
 import { seriesColor, useResolvedTheme } from '@/lib/theme';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { TagChips } from '@/components/host-status';
 import { Button } from '@/components/ui/button';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { Input } from '@/components/ui/input';
 
 /** A derived tag (compose:, swarm:): shown, never edited. */

@@ -29,5 +29,5 @@ export function useBreakpoint(): Breakpoint {
   return narrow ? 'tablet' : 'desktop';
 }
 
-/** True under 768 px: the phone layout. */
-export const useIsPhone = (): boolean => useMediaQuery(PHONE_QUERY);
+/** True under 768 px: the phone layout (card lists, filter sheets, full-screen dialogs). */
+export const usePhone = (): boolean => useMediaQuery(PHONE_QUERY);

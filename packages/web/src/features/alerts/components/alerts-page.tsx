@@ -23,7 +23,7 @@ import {
   type AlertFilters,
 } from '@/lib/alerts';
 import { errorText } from '@/lib/api-client';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { cn } from '@/lib/cn';
 import { containersQueryOptions, hostsQueryOptions } from '@/lib/queries';
 import { AlertCards } from './alert-cards';

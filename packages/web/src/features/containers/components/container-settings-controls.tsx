@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { InfoRow } from '@/components/detail-section';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { useSetAutoRestart, useSetDesiredState } from '../api/container-settings-api';
 
 /**

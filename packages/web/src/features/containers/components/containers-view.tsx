@@ -12,7 +12,7 @@ import { useContainerPanels } from '@/lib/container-panels';
 import { containerKeyOf } from '@berth/contracts';
 import { usePreferences } from '@/lib/preferences';
 import { useCan, useCanReadLogs } from '@/hooks/use-can';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import {
   containersQueryOptions,
   hostsQueryOptions,

@@ -3,7 +3,7 @@ import { Play, RotateCw, Square } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { useCan } from '@/hooks/use-can';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { useContainerAction } from '@/lib/container-actions';
 import { useUpdateRunning } from '../lib/update-running';
 

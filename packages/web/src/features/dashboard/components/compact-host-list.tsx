@@ -2,7 +2,7 @@ import type { Host } from '@berth/contracts';
 import { memo } from 'react';
 import { StatusDot, TagChips } from '@/components/host-status';
 import { SortableList } from '@/components/sortable-list';
-import { useIsPhone } from '@/hooks/use-breakpoint';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { formatPercent } from '@/lib/format';
 import { useHostPanels } from '@/lib/host-panels';
 import { useHostContainers } from '../api/dashboard-api';
@@ -59,7 +59,7 @@ export function CompactHostList({
   hosts: Host[];
   onReorder: (ids: string[]) => void;
 }) {
-  const phone = useIsPhone();
+  const phone = usePhone();
   if (phone)
     return (
       <div data-testid="compact-list">

@@ -2,7 +2,7 @@ import type { DashboardPreferences, GridItem, Host, Preferences } from '@berth/c
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { Fragment, type ReactNode } from 'react';
 import { SortableList } from '@/components/sortable-list';
-import { useIsPhone } from '@/hooks/use-breakpoint';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { useUpdatePreferences } from '@/lib/preferences';
 import { orderedBy, type CardMode } from '../lib/host-layouts';
 import { groupHostsByTag, groupLayoutKey, type HostGroup } from '../lib/group-hosts';
@@ -23,7 +23,7 @@ const isOrder = (v: GridItem[] | string[] | undefined): v is string[] =>
 export function HostArea({ hosts, prefs }: { hosts: Host[]; prefs: Preferences }) {
   const update = useUpdatePreferences();
   // A phone shows the groups in their saved order without reordering them (no drag).
-  const phone = useIsPhone();
+  const phone = usePhone();
   const dashboard = prefs.dashboard;
   const mode = prefs.view_mode;
   const saveDashboard = (patch: DashboardPreferences) => update.mutate({ dashboard: patch });

@@ -1,6 +1,6 @@
 import type { GridItem, Host } from '@berth/contracts';
 import { startTransition, useEffect, useMemo, useState } from 'react';
-import { useIsPhone } from '@/hooks/use-breakpoint';
+import { usePhone } from '@/hooks/use-breakpoint';
 import {
   CARD_ROW_HEIGHT,
   cardsInWindow,
@@ -37,7 +37,7 @@ export function HostGrid({
     [saved, ids, mode],
   );
   const [allDrawn, setAllDrawn] = useState(false);
-  const phone = useIsPhone();
+  const phone = usePhone();
   if (phone) return <PhoneHostCards hosts={hosts} mode={mode} layout={layout} />;
   return (
     <div data-testid={`host-grid-${mode}`}>

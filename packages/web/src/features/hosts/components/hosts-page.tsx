@@ -9,7 +9,7 @@ import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { useHostPanels } from '@/lib/host-panels';
 import { usePreferences } from '@/lib/preferences';
 import { openAlertsQueryOptions } from '@/lib/alerts';

@@ -5,7 +5,7 @@ import { toast } from 'sonner';
 import { LockedTag } from '@/components/tags-editor';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import {
   useContainerTagSuggestions,
   usePatchContainerTags,

@@ -13,7 +13,7 @@ import { containerSparklinesQueryOptions, settingsQueryOptions } from '@/lib/que
 import { useSetWebUiUrl } from '../../api/container-settings-api';
 import { PolicyRows } from '../container-settings-controls';
 import { ContainerTagsEditor } from './container-tags-editor';
-import { usePhone } from '@/hooks/use-phone';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { WebUiLink } from '../web-ui-link';
 
 /** These variables say nothing about the container and are hidden. */

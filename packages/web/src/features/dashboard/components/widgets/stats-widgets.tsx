@@ -1,7 +1,7 @@
 import type { GridItem } from '@berth/contracts';
 import { GripHorizontal } from 'lucide-react';
 import { useMemo, type ComponentType } from 'react';
-import { useIsPhone } from '@/hooks/use-breakpoint';
+import { usePhone } from '@/hooks/use-breakpoint';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { gridHeightPx, readingOrder } from '../../lib/host-layouts';
 import { widgetsFor, type WidgetType } from '../../lib/widget-layout';
@@ -29,7 +29,7 @@ export function StatsWidgets() {
   const saved = usePreferences().data?.dashboard_layout_v2?.widgets;
   const update = useUpdatePreferences();
   const widgets = useMemo(() => widgetsFor(saved), [saved]);
-  const phone = useIsPhone();
+  const phone = usePhone();
   const layout = widgets.map(({ id, x, y, w, h, minW, minH }) => ({
     i: id,
     x,
