@@ -42,6 +42,9 @@ test('an admin adds an operator who can act, and a viewer who can only look', as
   const operator = await signInAs(browser, readyServer.url, 'olivia', password);
   await operator.page.goto('/settings');
   await expect(operator.page.getByRole('tab')).toHaveText(['Dashboard', 'API Keys', 'Security']);
+  // The audit log is for admins: no sidebar entry leads an operator to a page it cannot read.
+  await expect(operator.page.getByRole('link', { name: 'Events' })).toBeVisible();
+  await expect(operator.page.getByRole('link', { name: 'Audit Log' })).toHaveCount(0);
   await operator.page.goto('/containers');
   await expect(restartOf(operator.page, name)).toBeEnabled({ timeout: 15_000 });
   await restartOf(operator.page, name).click();

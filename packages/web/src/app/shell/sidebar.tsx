@@ -4,7 +4,7 @@ import { NavLink } from 'react-router';
 import { UpdateCard, VersionLink } from '@/features/settings/shell';
 import { cn } from '@/lib/cn';
 import { LiveStatusIndicator } from './live-status';
-import { useCanReadLogs } from '@/hooks/use-can';
+import { useCan, useCanReadLogs } from '@/hooks/use-can';
 import { paths } from '../paths';
 import { NAV_ITEMS } from './nav-items';
 import { UserMenu } from './user-menu';
@@ -39,9 +39,13 @@ export function Sidebar({
   drawer = false,
   onNavigate,
 }: SidebarProps) {
-  // Logs can hold secrets: a viewer sees the page only when an admin allows it.
+  // Logs can hold secrets: a viewer sees the page only when an admin allows it. Who did what
+  // is for admins alone (the audit log's routes answer anyone else 403).
   const canReadLogs = useCanReadLogs();
-  const navItems = NAV_ITEMS.filter((item) => canReadLogs || item.to !== paths.logs);
+  const isAdmin = useCan('admin');
+  const navItems = NAV_ITEMS.filter(
+    (item) => (canReadLogs || item.to !== paths.logs) && (isAdmin || item.to !== paths.audit),
+  );
   return (
     <aside
       data-testid="sidebar"
