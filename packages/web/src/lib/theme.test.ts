@@ -1,7 +1,13 @@
 import { THEME_BOOT_SCRIPT, THEME_STORAGE_KEY } from '@berth/contracts/theme';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seriesColor, setThemeChoice, useResolvedTheme, useThemeChoice } from './theme';
+import {
+  seriesColor,
+  setThemeChoice,
+  syncBrowserBar,
+  useResolvedTheme,
+  useThemeChoice,
+} from './theme';
 
 /** A device whose light/dark setting a test flips; matchMedia answers and notifies. */
 let systemLight = false;
@@ -58,6 +64,23 @@ describe('theme', () => {
     act(() => flipSystem(true));
     expect(result.current.on).toBe('light');
     expect(onPage()).toBe('light');
+  });
+
+  it("a chosen theme sets the browser bar's colour; System gives it back to the device", () => {
+    document.head.innerHTML =
+      '<meta name="theme-color" media="(prefers-color-scheme: dark)" content="#020617">' +
+      '<meta name="theme-color" media="(prefers-color-scheme: light)" content="#f8fafc">';
+    const media = () =>
+      [...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].map((m) =>
+        m.getAttribute('media'),
+      );
+    syncBrowserBar('light');
+    expect(media()).toEqual(['not all', 'all']);
+    syncBrowserBar('dark');
+    expect(media()).toEqual(['all', 'not all']);
+    syncBrowserBar('system');
+    expect(media()).toEqual(['(prefers-color-scheme: dark)', '(prefers-color-scheme: light)']);
+    document.head.innerHTML = '';
   });
 
   it('chart colours darken on the light theme only', () => {

@@ -33,9 +33,24 @@ const systemTheme = (): ResolvedTheme =>
 export const resolveTheme = (choice: ThemeChoice, system: ResolvedTheme): ResolvedTheme =>
   choice === 'system' ? system : choice;
 
+/**
+ * The browser's bar (and an installed app's title bar) takes its colour from index.html's two
+ * theme-color tags, one per system setting; a theme chosen in the menu overrides that by
+ * switching the other tag off.
+ */
+export function syncBrowserBar(choice: ThemeChoice = readChoice()): void {
+  for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')) {
+    const system = (meta.dataset.media ??= meta.getAttribute('media') ?? '');
+    const light = system.includes('light');
+    const media = choice === 'system' ? system : (choice === 'light') === light ? 'all' : 'not all';
+    meta.setAttribute('media', media);
+  }
+}
+
 /** Writes the theme onto <html>, where index.css reads it (as the boot script does). */
 function apply(): void {
   document.documentElement.setAttribute('data-theme', resolveTheme(readChoice(), systemTheme()));
+  syncBrowserBar();
   for (const notify of listeners) notify();
 }
 
@@ -67,6 +82,7 @@ export function setThemeChoice(choice: ThemeChoice): void {
   } catch {
     // Storage blocked: the choice holds for this page only.
     document.documentElement.setAttribute('data-theme', resolveTheme(choice, systemTheme()));
+    syncBrowserBar(choice);
     for (const notify of listeners) notify();
     return;
   }

@@ -1,7 +1,7 @@
 import type { User } from '@berth/contracts';
 import { Check, ChevronsUpDown, LogOut, Monitor, Moon, Sun, UserCog } from 'lucide-react';
 import { DropdownMenu as Radix } from 'radix-ui';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import {
   DropdownMenu,
@@ -12,7 +12,13 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { AccountSettingsDialog, useLogout } from '@/features/auth';
 import { cn } from '@/lib/cn';
-import { setThemeChoice, THEME_CHOICES, useThemeChoice, type ThemeChoice } from '@/lib/theme';
+import {
+  setThemeChoice,
+  syncBrowserBar,
+  THEME_CHOICES,
+  useThemeChoice,
+  type ThemeChoice,
+} from '@/lib/theme';
 import { paths } from '../paths';
 
 const THEME_LABELS = {
@@ -27,6 +33,8 @@ const THEME_LABELS = {
  */
 function ThemeChoices() {
   const choice = useThemeChoice();
+  // The saved choice also colours the browser's bar from the first signed-in screen on.
+  useEffect(() => syncBrowserBar(choice), [choice]);
   return (
     <Radix.Group aria-label="Theme">
       <Radix.Label className="px-3 pt-1 pb-1 text-xs font-medium text-slate-500">Theme</Radix.Label>
