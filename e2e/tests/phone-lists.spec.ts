@@ -211,6 +211,12 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     await page.keyboard.press('Escape');
     expect(await overflow(page)).toBe(0);
     await shot(page, 'hosts');
+    // Select mode picks hosts for the tag bar instead of opening them.
+    await page.getByRole('button', { name: 'Select', exact: true }).tap();
+    await host.getByLabel('Select edge').check();
+    await expect(page.getByLabel('Tags for selected hosts')).toBeVisible();
+    await page.getByRole('button', { name: 'Done' }).tap();
+    await expect(page.getByLabel('Tags for selected hosts')).toBeHidden();
     await host.getByRole('button', { name: 'Open edge' }).tap();
     const hostDialog = page.getByRole('dialog', { name: 'Hosts > edge' });
     await expect(hostDialog).toBeVisible();

@@ -37,6 +37,8 @@ export function HostsPage() {
   const [deleting, setDeleting] = useState<Host | null>(null);
   const [rotating, setRotating] = useState<Host | null>(null);
   const [selection, setSelection] = useState<RowSelectionState>({});
+  // Phones pick hosts for the tag bar in Select mode (a tap otherwise opens the host).
+  const [selecting, setSelecting] = useState(false);
   const [params, setParams] = useSearchParams();
   const phone = usePhone();
   const actions = useMemo(
@@ -116,12 +118,56 @@ export function HostsPage() {
       {hosts.data !== undefined && hosts.data.length > 0 && (
         <>
           {selected.length > 0 && <BulkTagBar hosts={selected} onDone={() => setSelection({})} />}
+          {phone && (
+            <div className="mb-2 flex items-center justify-end gap-2">
+              {selecting ? (
+                <>
+                  <Button
+                    variant="ghost"
+                    size="touch"
+                    onClick={() =>
+                      setSelection(Object.fromEntries(visible.map((h) => [h.id, true])))
+                    }
+                  >
+                    All
+                  </Button>
+                  <Button
+                    variant="secondary"
+                    size="touch"
+                    onClick={() => {
+                      setSelecting(false);
+                      setSelection({});
+                    }}
+                  >
+                    Done
+                  </Button>
+                </>
+              ) : (
+                <Button variant="secondary" size="touch" onClick={() => setSelecting(true)}>
+                  Select
+                </Button>
+              )}
+            </div>
+          )}
           {phone ? (
             <HostCards
               hosts={visible}
               actions={actions}
               alertsOf={alertsOf}
               onOpen={(h) => panels.openHost(h.id, { expanded: true })}
+              selection={
+                selecting
+                  ? {
+                      picked: selection,
+                      onPick: (id, on) =>
+                        setSelection((prev) =>
+                          on
+                            ? { ...prev, [id]: true }
+                            : Object.fromEntries(Object.entries(prev).filter(([k]) => k !== id)),
+                        ),
+                    }
+                  : undefined
+              }
             />
           ) : (
             <HostsTable
