@@ -1,13 +1,23 @@
 import { Tabs as RadixTabs } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 
 export const Tabs = RadixTabs.Root;
 export const TabsContent = RadixTabs.Content;
 
 export function TabsList({ tabs }: { tabs: { value: string; label: string }[] }) {
+  const list = useRef<HTMLDivElement>(null);
+  // A strip wider than the screen scrolls the chosen tab into view (only sideways, never the
+  // page), so a phone opened on the ninth tab shows which one it is.
+  useLayoutEffect(() => {
+    const strip = list.current;
+    const active = strip?.querySelector<HTMLElement>('[data-state="active"]');
+    if (strip == null || active == null || strip.scrollWidth <= strip.clientWidth) return;
+    strip.scrollLeft = active.offsetLeft - (strip.clientWidth - active.offsetWidth) / 2;
+  });
   return (
     // On a phone the tabs are a strip that scrolls sideways, each a 44 px target.
     <RadixTabs.List
+      ref={list}
       data-testid="tab-strip"
       className="mb-4 flex gap-1 border-b border-slate-800 max-md:shrink-0 max-md:overflow-x-auto max-md:overscroll-x-contain max-md:[scrollbar-width:none]"
     >
