@@ -44,23 +44,19 @@ export async function startBerth(
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   const spawnServer = () =>
-    spawn(
-      process.execPath,
-      ['--max-semi-space-size=2', SERVER_MAIN],
-      {
-        env: {
-          ...process.env,
-          BERTH_PORT: String(port),
-          BERTH_HOST: '127.0.0.1',
-          BERTH_DATA_DIR: dataDir,
-          BERTH_ADMIN_PASSWORD: 'bench-pass-1',
-          BERTH_LOG_LEVEL: 'warn',
-          BERTH_LOCAL_SOCKET: 'none',
-          ...env,
-        },
-        stdio: 'inherit',
+    spawn(process.execPath, ['--max-semi-space-size=2', SERVER_MAIN], {
+      env: {
+        ...process.env,
+        BERTH_PORT: String(port),
+        BERTH_HOST: '127.0.0.1',
+        BERTH_DATA_DIR: dataDir,
+        BERTH_ADMIN_PASSWORD: 'bench-pass-1',
+        BERTH_LOG_LEVEL: 'warn',
+        BERTH_LOCAL_SOCKET: 'none',
+        ...env,
       },
-    );
+      stdio: 'inherit',
+    });
   let child = spawnServer();
   // A benchmark that throws must not leave its server behind, polling the engines and taking
   // CPU from every run after it (one was found fifteen minutes later, skewing two runs).
