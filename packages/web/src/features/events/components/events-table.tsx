@@ -55,6 +55,25 @@ function Target({
   );
 }
 
+/** An event's container and host, each a link to its panel while it still exists. */
+function Targets({ event: e, links }: { event: BerthEvent; links: EventLinks }) {
+  return (
+    <>
+      {e.container_id !== null && (
+        <Target
+          icon={Box}
+          kind="container"
+          label={e.container_name ?? e.container_id}
+          open={links.container(e)}
+        />
+      )}
+      {e.host_id !== null && (
+        <Target icon={Server} kind="host" label={e.host_name ?? e.host_id} open={links.host(e)} />
+      )}
+    </>
+  );
+}
+
 /** The TIME, SEVERITY, EVENT DETAILS table; one 35 px line per event. */
 export function EventsTable({
   events,
@@ -131,22 +150,7 @@ export function EventsTable({
                     </span>
                   )}
                   <span className="flex min-w-0 shrink-0 items-center justify-end gap-3">
-                    {e.container_id !== null && (
-                      <Target
-                        icon={Box}
-                        kind="container"
-                        label={e.container_name ?? e.container_id}
-                        open={links.container(e)}
-                      />
-                    )}
-                    {e.host_id !== null && (
-                      <Target
-                        icon={Server}
-                        kind="host"
-                        label={e.host_name ?? e.host_id}
-                        open={links.host(e)}
-                      />
-                    )}
+                    <Targets event={e} links={links} />
                   </span>
                 </div>
               </td>
@@ -214,22 +218,7 @@ export function EventCards({
           )}
           {(e.container_id !== null || e.host_id !== null) && (
             <div className="mt-1 flex flex-wrap items-center gap-x-4 [&>*]:min-h-11">
-              {e.container_id !== null && (
-                <Target
-                  icon={Box}
-                  kind="container"
-                  label={e.container_name ?? e.container_id}
-                  open={links.container(e)}
-                />
-              )}
-              {e.host_id !== null && (
-                <Target
-                  icon={Server}
-                  kind="host"
-                  label={e.host_name ?? e.host_id}
-                  open={links.host(e)}
-                />
-              )}
+              <Targets event={e} links={links} />
             </div>
           )}
         </li>
