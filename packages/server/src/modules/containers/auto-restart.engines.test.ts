@@ -28,7 +28,12 @@ async function guarded(command: string): Promise<{ name: string; id: string }> {
     command,
   ]).slice(0, 12);
   made.push(name);
-  await waitFor('container listed', async () => (await state(id)) !== undefined);
+  // Listed past `created`: Berth can see the create before the start, and a stop asked of a
+  // container it still thinks created is refused as already stopped (409).
+  await waitFor('container started', async () => {
+    const now = await state(id);
+    return now !== undefined && now !== 'created';
+  });
   const res = await api.post(`/hosts/${host.id}/containers/${id}/auto-restart`, { enabled: true });
   expect(res.status).toBe(200);
   return { name, id };
