@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   >();
   wss.on('connection', (socket: WebSocket, req: { url?: string }) => {
     const tunnel = openAgentTunnel(webSocketBytes(socket));
-    // How the agent batches what it sends: a message is read whole before any of it is used.
+    // How the agent batches what it sends: a message is read whole before a byte of it is used.
     const messages: number[] = [];
     socket.on('message', (data: Buffer) => messages.push(data.length));
     tunnels.set(req.url ?? '', { tunnel, messages });

@@ -35,7 +35,7 @@ const ARTIFACTS = new URL('../.artifacts/phone/', import.meta.url).pathname;
 /**
  * How far the screen runs past the window's right edge, in CSS pixels (0 when it fits):
  * the page itself (`scrollWidth <= innerWidth`), the shell's scrolling `main` (the shell
- * clips the page, so a too-wide screen scrolls sideways in there instead), and any open
+ * clips the page, so a too-wide screen scrolls sideways in there instead), and every open
  * dialog (its box past either edge, or its content wider than itself).
  */
 async function overflowOf(page: Page) {

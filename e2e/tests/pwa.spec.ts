@@ -79,8 +79,8 @@ async function checkInstallable(page: Page, serverUrl: string): Promise<void> {
     expect(decoded.type).toBe('image/png');
     expect(`${decoded.w}x${decoded.h}`).toBe(icon.sizes);
   }
-  const any = icons.filter((i) => (i.purpose ?? 'any').split(' ').includes('any'));
-  expect(any.map((i) => i.sizes).sort()).toEqual(['192x192', '512x512']);
+  const plain = icons.filter((i) => (i.purpose ?? 'any').split(' ').includes('any'));
+  expect(plain.map((i) => i.sizes).sort()).toEqual(['192x192', '512x512']);
   expect(icons.filter((i) => i.purpose?.includes('maskable')).map((i) => i.sizes)).toEqual([
     '512x512',
   ]);
@@ -157,7 +157,7 @@ test.describe('installable app', () => {
     await waitForWorker(page);
     const reached = await page.evaluate(() => localStorage.getItem('berth:last-reached'));
     expect(Date.parse(reached ?? '')).toBeGreaterThan(Date.now() - 60_000);
-    // Nothing under /api in any cache the app keeps.
+    // Nothing under /api in a cache the app keeps.
     const cached = await page.evaluate(async () => {
       const urls: string[] = [];
       for (const name of await caches.keys())

@@ -70,7 +70,7 @@ export function shellFiles(outDir: string): string[] {
 /**
  * Every screen's files, from the page's screen-chunks meta (prerender.ts): the router loads a
  * screen's chunk before the session check can say Berth is unreachable, and an installed app
- * opens on any screen (a notification's link), so each must load from the cache.
+ * opens on whichever screen (a notification's link), so each must load from the cache.
  */
 function screenChunks(html: string): string[] {
   const meta = new RegExp(`<meta name="${SCREEN_CHUNKS_META}" content="([^"]*)"`).exec(html);

@@ -22,7 +22,7 @@ export const managedUserSchema = lazySchema(() =>
     disabled: z.boolean(),
     /** True until the user replaced a one-time password. */
     is_first_login: z.boolean(),
-    /** The host tags the user is limited to (a host with any of them); empty = every host. */
+    /** The host tags the user is limited to (a host with one of them); empty = every host. */
     host_tags: z.array(z.string()),
     created_at: z.string(),
   }),

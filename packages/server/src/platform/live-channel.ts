@@ -107,7 +107,7 @@ export async function registerLiveChannel(app: FastifyInstance, opts: LiveChanne
       userId: verdict.userId,
       hostTags: verdict.hostTags,
     });
-    // The full state at once, before any await: no delta can reach this socket before it.
+    // The full state at once, before the first await: no delta can reach this socket before it.
     const state = sendState(client);
     socket.on('message', (raw: RawData) => {
       const message = clientMessage(raw);

@@ -1,12 +1,12 @@
 import { parseContainerKey, type LiveMessage } from '@berth/contracts';
 
 /**
- * The hosts a scoped client reaches: those with any of its tags (an unscoped client, null,
+ * The hosts a scoped client reaches: those with one of its tags (an unscoped client, null,
  * reaches every host). Clients with the same tags share one scope object and key, so a
  * message built for a scope is built and serialised once for all of them.
  */
 export interface LiveScope {
-  /** The same for the same tags in any order. */
+  /** The same for the same tags in whatever order. */
   readonly key: string;
   readonly tags: ReadonlySet<string>;
   reaches(hostId: string): boolean;

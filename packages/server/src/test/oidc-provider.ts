@@ -18,7 +18,7 @@ export interface TestProvider {
 /**
  * A real OpenID provider (oidc-provider, a certified implementation) on a loopback port: one
  * confidential client with Berth's redirect URI, PKCE required, and its development login
- * and consent forms (any login, any password). Claims: preferred_username, email, groups.
+ * and consent forms (every login and password accepted). Claims: preferred_username, email, groups.
  */
 export async function startOidcProvider(client: {
   clientId: string;

@@ -18,7 +18,7 @@ export function SessionSkeleton() {
       aria-busy="true"
       aria-label="Checking your session"
     >
-      {/* Drawn before any script runs, so sized by CSS alone: a phone's top bar, a tablet's
+      {/* Drawn before a script runs, so sized by CSS alone: a phone's top bar, a tablet's
           collapsed sidebar, a desktop's sidebar (app/shell/app-shell.tsx). */}
       <div className="w-60 border-r border-slate-800 p-4 max-lg:w-16 max-lg:overflow-hidden max-md:h-14 max-md:w-full max-md:border-r-0 max-md:border-b">
         <Skeleton className="h-8 w-32" />

@@ -9,7 +9,7 @@ import { useSyncExternalStore } from 'react';
 /**
  * The colour theme. The choice lives in this browser's localStorage, not in the account's
  * preferences: the page must know it before its first paint (the boot script in index.html
- * reads it before any request, on /login too), and light or dark is a matter of the device
+ * reads it before the first request, on /login too), and light or dark is a matter of the device
  * and its surroundings (a phone in daylight, a desk at night) more than of the account.
  */
 export type { ResolvedTheme, ThemeChoice };

@@ -45,7 +45,7 @@ export type SecondFactorVerdict = 'ok' | 'missing' | 'wrong';
 export interface SignInChecks {
   /** Throws (403 with its reason) when password sign-in is off for this user. */
   passwordSignIn?(user: User): Promise<void>;
-  /** The user's second factor against the code sent with the password, if any. */
+  /** The user's second factor against the code sent with the password, when there is one. */
   secondFactor?(user: User, code: string | undefined): Promise<SecondFactorVerdict>;
   /** Why a signed-in session may only enrol a second factor (its role requires one), or null. */
   sessionHold?(user: User, method: SignInMethod): Promise<SessionHold | null>;

@@ -124,7 +124,7 @@ export function createAuthStore(db: Db) {
           last_seen_at: s.now,
           expires_at: s.expires_at,
           address: s.address,
-          // A header of any length is the caller's to send; what is kept is capped.
+          // A header of whatever length is the caller's to send; what is kept is capped.
           user_agent: s.user_agent?.slice(0, 300) ?? null,
           auth_method: s.method,
         })

@@ -1,5 +1,5 @@
 /**
- * The hosts a user reaches: null for every host, else a set of host tags (a host with any of
+ * The hosts a user reaches: null for every host, else a set of host tags (a host with one of
  * them is in reach). Admins always reach every host; tags narrow operators and viewers.
  */
 export type HostScope = ReadonlySet<string> | null;

@@ -86,7 +86,7 @@ async function toCallback(
   return { browser, callback: done.location ?? '' };
 }
 
-/** A whole sign-on: the answer to the callback, the session (if any) and the login page's reason. */
+/** A whole sign-on: the answer to the callback, the session (or none) and the login page's reason. */
 async function signOn(login: string, groups: string[]) {
   provider.accounts.set(login, { groups });
   const { browser, callback } = await toCallback(login);
@@ -300,7 +300,7 @@ describe('single sign-on with a real OpenID provider', () => {
     const last = await signOn('admin', ['berth-ops']);
     expect(last.session).toBeUndefined();
     expect(last.reason.error).toMatch(/last admin/);
-    // Refused before any change: the admin's password (break-glass) still signs in.
+    // Refused before a change: the admin's password (break-glass) still signs in.
     const password = await t.app.inject({
       method: 'POST',
       url: '/api/v2/auth/login',

@@ -297,7 +297,7 @@ export class SsoService {
     const linked = linkedId === undefined ? undefined : await this.deps.users.byId(linkedId);
     const row = linked ?? (await this.sameName(username, s));
     if (row === undefined) return this.create(claims, s, username, role, now);
-    // Every refusal before any write: a refused sign-on links, retires and changes nothing.
+    // Every refusal before a write: a refused sign-on links, retires and changes nothing.
     if (row.disabled === 1) throw new SsoRefusal('This Berth account is disabled', row.username);
     if (row.role !== role) await this.checkDemotion(row);
     if (linked === undefined) {

@@ -72,7 +72,7 @@ export function createSsoStore(db: Db) {
           .executeTakeFirst()
       )?.user_id,
 
-    /** Whether the user already has a provider account linked (of any issuer). */
+    /** Whether the user already has a provider account linked (of whichever issuer). */
     hasLink: async (userId: number) =>
       (await db
         .selectFrom('sso_identities')

@@ -38,7 +38,7 @@ export function createTwoFactorStore(base: Db) {
         .where('enabled_at', 'is not', null)
         .executeTakeFirst()) !== undefined,
 
-    /** A new pending secret, replacing any earlier pending one (never an enabled one). */
+    /** A new pending secret, replacing an earlier pending one (never an enabled one). */
     startPending: (userId: number, secret: string, now: string) =>
       db
         .insertInto(TF)

@@ -142,7 +142,7 @@ describe('a user scoped to staging, on every route with a host in its path', () 
       for (const route of routes) {
         const where = `${role} → ${route.method} ${route.url}`;
         const out = await call(scoped[role].cookie, route.method, fill(route.url, prod.id));
-        // Logs a viewer may not read are refused for every host alike, before any scope.
+        // Logs a viewer may not read are refused for every host alike, before the scope.
         if (out.statusCode === 403 && out.json<{ detail: string }>().detail === VIEWER_LOGS_OFF) {
           continue;
         }

@@ -11,7 +11,7 @@ import { allSessionsQueryOptions, useEndAnySession } from '../api/sessions-api';
 import { SessionDeviceCell, SessionLastSeenCell } from './session-cells';
 import { SettingsSection } from './setting-row';
 
-/** Settings → Users (admins): every user's sessions, any of which an admin may end. */
+/** Settings → Users (admins): every user's sessions; an admin may end each. */
 export function AllSessionsSection() {
   const list = useQuery(allSessionsQueryOptions());
   const [ending, setEnding] = useState<UserSession | null>(null);

@@ -45,7 +45,7 @@ export const ADMINS_REACH_EVERY_HOST = 'Admins reach every host';
 const hostTagsOf = (fields: Fields) => (fields.role === 'admin' ? [] : parseTags(fields.host_tags));
 
 /**
- * The hosts a user reaches: every host, or those with any of the tags. The tags are typed as
+ * The hosts a user reaches: every host, or those with one of the tags. The tags are typed as
  * on a host (comma-separated); the tags hosts have now are offered to add with a click.
  */
 function HostTagsField({ fields, set }: { fields: Fields; set: (next: Partial<Fields>) => void }) {
