@@ -6,12 +6,7 @@ import { AgentsService, createAgentsStore } from './modules/agents/index.js';
 import { ApiKeysService, createApiKeysStore } from './modules/api-keys/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuditService, createAuditStore } from './modules/audit/index.js';
-import {
-  AuthService,
-  createAuthStore,
-  hostScopeOf,
-  SessionsService,
-} from './modules/auth/index.js';
+import { AuthService, createAuthStore, SessionsService } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
   ContainerSettings,
@@ -61,12 +56,13 @@ import {
   UpgradeNoticeService,
 } from './modules/settings/index.js';
 import { readVersion, ReleaseFeedChecker } from './modules/system/index.js';
-import { createTwoFactorStore, TwoFactorService } from './modules/two-factor/index.js';
+import { TwoFactorService } from './modules/two-factor/index.js';
 import { createUpdatesStore, UpdatesService } from './modules/updates/index.js';
-import { createSsoStore, SsoService } from './modules/sso/index.js';
-import { createUsersStore, UsersService } from './modules/users/index.js';
+import { SsoService } from './modules/sso/index.js';
+import { UsersService } from './modules/users/index.js';
 import { LiveHub } from './platform/live-hub.js';
 import { SecretBox } from './platform/secret-box.js';
+import { createAccessServices } from './services-access.js';
 
 /** The services of a running app, for main, tests and the routes. */
 export interface AppServices {
@@ -305,46 +301,14 @@ export async function createServices(
     tapLive: (listener) => hub.tap(listener),
     log,
   });
-  const auth = new AuthService(authStore, log);
-  const sessions = new SessionsService(authStore, {
-    closeSession: (tokenHash, reason) => hub.closeSession(tokenHash, reason),
-  });
-  // Checked after a right password; also holds a required role's sessions to enrolment.
-  const twoFactor = new TwoFactorService({
-    store: createTwoFactorStore(db),
-    box: SecretBox.open(config.dataDir),
-    settings: createSettingsStore(db),
-    checkPassword: (id, password, address) => auth.checkPassword(id, password, address),
-    userExists: async (id) => (await createAuthStore(db).findUserById(id)) !== undefined,
-  });
-  await twoFactor.load();
-  auth.useSignInChecks({
-    secondFactor: (user, code) => twoFactor.verifySignIn(user, code),
-    sessionHold: (user, method) => twoFactor.hold(user, method),
-  });
-  // A user's open live sockets follow a new role, scope or disabling. The change is saved
-  // before this runs, so a failure here is logged rather than failing the request.
-  const userChanged = async (userId: number) => {
-    try {
-      const user = await auth.user(userId);
-      hub.userChanged(userId, user === null ? 'gone' : hostScopeOf(user));
-    } catch (err) {
-      log.error({ err, userId }, 'could not update the live sockets of a changed user');
-    }
-  };
-  const users = new UsersService(createUsersStore(db), {
-    closeSession: (tokenHash) => hub.closeSession(tokenHash, 'Signed out by an admin'),
-    userChanged,
-  });
-  const sso = new SsoService({
-    store: createSsoStore(db),
-    users,
-    box: SecretBox.open(config.dataDir),
-    auth,
+  const { auth, sessions, twoFactor, users, sso } = await createAccessServices({
+    config,
+    db,
+    log,
+    hub,
     audit,
+    authStore,
   });
-  // Once password sign-in is off, only admins keep theirs (break-glass).
-  auth.useSignInChecks({ passwordSignIn: (user) => sso.checkPasswordSignIn(user) });
   const apiKeys = new ApiKeysService(createApiKeysStore(db), {
     userById: (id) => auth.user(id),
     recordEvent: (event) => events.record(event),

@@ -36,7 +36,7 @@ export {
   type HostTagLookup,
 } from './host-reach.js';
 export { hashPassword } from './password.js';
-export { createAuthStore } from './auth.store.js';
+export { createAuthStore, type AuthStore } from './auth.store.js';
 export { resetPassword, type PasswordReset } from './password-reset.js';
 export {
   permissionOf,

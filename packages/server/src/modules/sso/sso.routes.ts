@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { clientOf, SESSION_COOKIE, SESSION_MAX_AGE_MS } from '../auth/index.js';
 import { reasonOf } from './sso.oidc.js';
-import { ERROR_TTL_MS, FLOW_TTL_MS, SsoRefusal, type SsoService } from './sso.service.js';
+import { SsoRefusal } from './sso.ports.js';
+import { ERROR_TTL_MS, FLOW_TTL_MS, type SsoService } from './sso.service.js';
 
 export interface SsoRoutesOptions {
   sso: SsoService;
