@@ -1,5 +1,9 @@
 import type Docker from 'dockerode';
-import type { Engine } from './engine.js';
+import type { Engine, EngineCore } from './engine.js';
+import { execOperations } from './engine-exec.js';
+import { imagesOperations } from './engine-images.js';
+import { networksOperations } from './engine-networks.js';
+import { volumesOperations } from './engine-volumes.js';
 import {
   createEngineClient,
   engineLimits,
@@ -31,11 +35,18 @@ import {
  * the client's guarded agents: `options` set its timeouts and answer cap (engine-client.ts).
  */
 export function openEngine(endpoint: EngineEndpoint, options: EngineClientOptions = {}): Engine {
-  return new DockerodeEngine(endpoint, createEngineClient(endpoint, options), options);
+  const docker = createEngineClient(endpoint, options);
+  // The container operations are the class's; each resource's come from its own file.
+  return Object.assign(new DockerodeEngine(endpoint, docker, options), {
+    ...imagesOperations(docker, endpoint, options),
+    ...volumesOperations(docker, endpoint, options),
+    ...networksOperations(docker, endpoint, options),
+    ...execOperations(docker, endpoint, options),
+  });
 }
 
 /** The Engine operations over dockerode; the answers' JSON is the Engine API's own. */
-class DockerodeEngine implements Engine {
+class DockerodeEngine implements EngineCore {
   constructor(
     private readonly endpoint: EngineEndpoint,
     private readonly docker: Docker,

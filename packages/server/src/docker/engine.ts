@@ -11,6 +11,10 @@ import type {
   RegistryAuth,
 } from './engine-types.js';
 import type { EngineEventHandlers, EngineEventQuery, EngineEventStream } from './event-stream.js';
+import type { EngineExec } from './engine-exec.js';
+import type { EngineImages } from './engine-images.js';
+import type { EngineNetworks } from './engine-networks.js';
+import type { EngineVolumes } from './engine-volumes.js';
 
 /**
  * A host's engine: the operations Berth's modules run on it, whatever carries them (a unix
@@ -20,7 +24,10 @@ import type { EngineEventHandlers, EngineEventQuery, EngineEventStream } from '.
  * their reader stops. A failure the engine answered carries its HTTP `statusCode` (404: no
  * such container or image); a connection failure carries the system's `code`.
  */
-export interface Engine {
+export type Engine = EngineCore & EngineImages & EngineVolumes & EngineNetworks & EngineExec;
+
+/** Containers, events, stats and the images an update needs. */
+export interface EngineCore {
   /** Resolves when the engine answers its ping. */
   ping(): Promise<void>;
   info(): Promise<EngineInfo>;

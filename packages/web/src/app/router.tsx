@@ -45,6 +45,22 @@ const createAppRouter = (queryClient: QueryClient) =>
               }),
             },
             {
+              path: paths.projects,
+              lazy: async () => ({ Component: (await import('@/features/projects')).ProjectsPage }),
+            },
+            {
+              path: paths.images,
+              lazy: async () => ({ Component: (await import('@/features/images')).ImagesPage }),
+            },
+            {
+              path: paths.volumes,
+              lazy: async () => ({ Component: (await import('@/features/volumes')).VolumesPage }),
+            },
+            {
+              path: paths.networks,
+              lazy: async () => ({ Component: (await import('@/features/networks')).NetworksPage }),
+            },
+            {
               path: paths.logs,
               lazy: async () => ({ Component: (await import('@/features/logs')).LogsPage }),
             },

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 
-export type ContainerDetailTab = 'info' | 'logs' | 'events' | 'alerts' | 'updates' | 'health';
+export type ContainerDetailTab =
+  'info' | 'logs' | 'metrics' | 'shell' | 'events' | 'alerts' | 'updates' | 'health';
 
 /**
  * Opens the container drawer (from host views) or the full detail dialog from

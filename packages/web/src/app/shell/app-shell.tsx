@@ -7,12 +7,14 @@ import { HostPanelsProvider } from '@/features/hosts/panels';
 import { UpgradeNotice, useTimezoneSync } from '@/features/settings/shell';
 import { useTwoFactorHold } from '@/features/settings/two-factor';
 import { ContainersTableSlot } from '@/lib/containers-table-slot';
+import { HostTabSlots } from '@/lib/host-tab-slots';
 import { useBreakpoint } from '@/hooks/use-breakpoint';
 import { useFirstScreenSettled } from '@/lib/live/first-screen-settled';
 import { LiveProvider } from '@/lib/live/live-provider';
 import { usePreferences, useUpdatePreferences } from '@/lib/preferences';
 import { meQueryOptions } from '@/lib/queries';
 import { BlackoutBanner } from './blackout-banner';
+import { HOST_TAB_SLOTS } from './host-tabs';
 import { NavDrawer } from './nav-drawer';
 import { PhoneTopBar } from './phone-top-bar';
 import { Sidebar } from './sidebar';
@@ -81,11 +83,13 @@ export function AppShell() {
           <main className={phone ? MAIN.phone : MAIN.wide}>
             {!held && (
               <ContainersTableSlot.Provider value={renderScopedContainers}>
-                <ContainerPanelsProvider>
-                  <HostPanelsProvider>
-                    <Outlet />
-                  </HostPanelsProvider>
-                </ContainerPanelsProvider>
+                <HostTabSlots.Provider value={HOST_TAB_SLOTS}>
+                  <ContainerPanelsProvider>
+                    <HostPanelsProvider>
+                      <Outlet />
+                    </HostPanelsProvider>
+                  </ContainerPanelsProvider>
+                </HostTabSlots.Provider>
               </ContainersTableSlot.Provider>
             )}
           </main>

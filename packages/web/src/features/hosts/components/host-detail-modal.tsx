@@ -6,19 +6,25 @@ import { Dialog } from '@/components/ui/dialog';
 import { TabPanel, Tabs, TabsList } from '@/components/ui/tabs';
 import { InfoRow, Section } from '@/components/detail-section';
 import { useContainersTableSlot } from '@/lib/containers-table-slot';
+import { useHostTabSlots } from '@/lib/host-tab-slots';
 import { formatBytes, formatRate } from '@/lib/format';
 import { hostContainersQueryOptions, settingsQueryOptions } from '@/lib/queries';
 import { useHostDetail } from '../api/hosts-api';
 import { HostEventsTab } from './host-events-tab';
+import { HostMetricsTab } from './host-metrics-tab';
 import { HostRecentEvents } from './host-recent-events';
 import { HostTagsEditor } from './host-tags-editor';
 import { AgentInfoRows, connectionLabel } from './connection';
 
-const TABS = [
-  { value: 'overview', label: 'Overview' },
-  { value: 'containers', label: 'Containers' },
-  { value: 'events', label: 'Events' },
-];
+/** The hosts feature's own tabs; other features' tabs (HostTabSlots) come after Containers. */
+const OWN_TABS = {
+  first: [
+    { value: 'overview', label: 'Overview' },
+    { value: 'metrics', label: 'Metrics' },
+    { value: 'containers', label: 'Containers' },
+  ],
+  last: [{ value: 'events', label: 'Events' }],
+};
 
 const CHARTS: {
   title: string;
@@ -68,6 +74,8 @@ function ModalBody({ host }: { host: Host }) {
   const interval = useQuery(settingsQueryOptions()).data?.polling_interval ?? 2;
   const running = containers.filter((c) => c.state === 'running').length;
   const scopedContainers = useContainersTableSlot();
+  const slotTabs = useHostTabSlots();
+  const tabs = [...OWN_TABS.first, ...slotTabs, ...OWN_TABS.last];
   return (
     <div data-testid="host-modal">
       <div className="mb-5 grid grid-cols-4 gap-3 max-md:grid-cols-2">
@@ -77,7 +85,7 @@ function ModalBody({ host }: { host: Host }) {
         <StatCard label="Alerts" value={host.alerts.open} />
       </div>
       <Tabs defaultValue="overview">
-        <TabsList tabs={TABS} />
+        <TabsList tabs={tabs} />
         <TabPanel value="overview">
           <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
             <div>
@@ -121,9 +129,17 @@ function ModalBody({ host }: { host: Host }) {
             </Section>
           </div>
         </TabPanel>
+        <TabPanel value="metrics">
+          <HostMetricsTab host={host} />
+        </TabPanel>
         <TabPanel value="containers">
           <div data-testid="host-modal-containers">{scopedContainers?.(host.id)}</div>
         </TabPanel>
+        {slotTabs.map((slot) => (
+          <TabPanel key={slot.value} value={slot.value}>
+            {slot.render(host.id)}
+          </TabPanel>
+        ))}
         <TabPanel value="events">
           <HostEventsTab host={host} />
         </TabPanel>

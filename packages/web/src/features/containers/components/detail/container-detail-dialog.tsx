@@ -17,6 +17,8 @@ import { AlertsTab } from './alerts-tab';
 import { EventsTab } from './events-tab';
 import { HealthCheckTab } from './health-check-tab';
 import { InfoTab } from './info-tab';
+import { MetricsTab } from './metrics-tab';
+import { ShellTab } from './shell-tab';
 import { UpdatesTab } from './updates-tab';
 
 /** How long the dialog waits for a recreated container to be listed before it says it is gone. */
@@ -25,6 +27,8 @@ const RECREATED_WAIT_MS = 10_000;
 export const DETAIL_TABS = [
   { value: 'info', label: 'Info' },
   { value: 'logs', label: 'Logs' },
+  { value: 'metrics', label: 'Metrics' },
+  { value: 'shell', label: 'Shell' },
   { value: 'events', label: 'Events' },
   { value: 'alerts', label: 'Alerts' },
   { value: 'updates', label: 'Updates' },
@@ -141,6 +145,12 @@ function DetailBody({
             <ContainerLogsPanel container={c} heightClass="h-[60vh]" />
           </TabPanel>
         )}
+        <TabPanel value="metrics">
+          <MetricsTab container={c} />
+        </TabPanel>
+        <TabPanel value="shell">
+          <ShellTab container={c} />
+        </TabPanel>
         <TabPanel value="events">
           <EventsTab container={c} />
         </TabPanel>

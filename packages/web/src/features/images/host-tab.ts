@@ -1,0 +1,2 @@
+// A separate entry so the shell can offer the host modal's tab without loading the page itself.
+export { HostImagesTab } from './components/host-images-tab';

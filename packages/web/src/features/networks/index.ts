@@ -1,0 +1,1 @@
+export { NetworksPage } from './components/networks-page';

@@ -1,0 +1,1 @@
+export { VolumesPage } from './components/volumes-page';
