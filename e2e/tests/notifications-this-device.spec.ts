@@ -237,4 +237,21 @@ test('"This device" in the real service worker: the app\'s worker shows a push w
         data: { url: '/alerts?alertId=e2e-alert' },
       },
     ]);
+
+  // A tap with the app open: the worker asks the app to show the alert (sw-push.js's own
+  // function, run in the real worker), and the app routes itself without a reload.
+  await page.evaluate(() => Object.assign(window, { berthBeforeTap: true }));
+  const worker = page.context().serviceWorkers()[0];
+  if (worker === undefined) throw new Error('no service worker');
+  const routed = await worker.evaluate(async (href) => {
+    const scope = globalThis as unknown as {
+      clients: { matchAll(o: object): Promise<unknown[]> };
+      askAppToRoute(client: unknown, href: string): Promise<boolean>;
+    };
+    const [app] = await scope.clients.matchAll({ type: 'window' });
+    return scope.askAppToRoute(app, href);
+  }, `${readyServer.url}${payload.url}`);
+  expect(routed).toBe(true);
+  await expect(page).toHaveURL(/\/alerts\?alertId=e2e-alert$/);
+  expect(await page.evaluate(() => 'berthBeforeTap' in window)).toBe(true);
 });

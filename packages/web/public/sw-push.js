@@ -52,6 +52,8 @@ self.addEventListener('notificationclick', (event) => {
         // navigated, so one is opened instead.
         try {
           const focused = await open.focus();
+          // The app routes itself when it answers: no reload, its live channel stays open.
+          if (await askAppToRoute(focused, target)) return;
           if ('navigate' in focused) {
             const moved = await focused.navigate(target);
             if (moved) return;
@@ -64,3 +66,25 @@ self.addEventListener('notificationclick', (event) => {
     })(),
   );
 });
+
+/** How long a tap waits for the open app to say it moved, before loading the page instead. */
+const ROUTE_WAIT_MS = 1000;
+
+/** Asks the app in `client` to show `href` itself (app/shell/use-worker-routes.ts). */
+function askAppToRoute(client, href) {
+  if (typeof client.postMessage !== 'function' || typeof MessageChannel !== 'function')
+    return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => {
+      channel.port1.close();
+      resolve(false);
+    }, ROUTE_WAIT_MS);
+    channel.port1.onmessage = () => {
+      clearTimeout(timer);
+      channel.port1.close();
+      resolve(true);
+    };
+    client.postMessage({ type: 'berth:open', url: href }, [channel.port2]);
+  });
+}

@@ -19,6 +19,7 @@ import { NavDrawer } from './nav-drawer';
 import { PhoneTopBar } from './phone-top-bar';
 import { Sidebar } from './sidebar';
 import { TwoFactorHoldDialog } from './two-factor-hold';
+import { useWorkerRoutes } from './use-worker-routes';
 
 // Loaded when a host modal first shows its Containers tab.
 const ScopedContainers = lazy(async () => ({
@@ -49,6 +50,7 @@ export function AppShell() {
   const held = firstLogin || twoFactor.held;
   // Reads the first screen does not show (settings, version, upgrade notice) wait until it is drawn.
   const settled = useFirstScreenSettled();
+  useWorkerRoutes();
   useTimezoneSync(signedIn && settled);
   // A phone (under 768 px) has a top bar and the sidebar in a drawer; a tablet (under 1024 px)
   // the sidebar collapsed on its own; a desktop the sidebar as saved.

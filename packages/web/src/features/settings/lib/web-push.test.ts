@@ -40,7 +40,14 @@ describe('keyBytes', () => {
 });
 
 /** Runs public/sw-push.js against a stand-in for the service worker's global scope. */
-function worker(windows: { url: string; navigate?: (u: string) => Promise<unknown> }[] = []) {
+function worker(
+  windows: {
+    url: string;
+    navigate?: (u: string) => Promise<unknown>;
+    /** An open app that routes itself answers the worker's message. */
+    routes?: (message: unknown) => void;
+  }[] = [],
+) {
   const listeners = new Map<string, (event: unknown) => void>();
   const shown: { title: string; options: Record<string, unknown> }[] = [];
   const waits: Promise<unknown>[] = [];
@@ -53,6 +60,11 @@ function worker(windows: { url: string; navigate?: (u: string) => Promise<unknow
             return Promise.resolve(this);
           },
           ...(w.navigate === undefined ? {} : { navigate: w.navigate }),
+          postMessage(message: unknown, ports: MessagePort[]) {
+            if (w.routes === undefined) return;
+            w.routes(message);
+            ports[0]?.postMessage('shown');
+          },
         })),
       ),
     ),
@@ -130,6 +142,20 @@ describe('sw-push.js', () => {
     expect(closed.clients.openWindow).toHaveBeenCalledWith(
       'https://berth.example.com/alerts?alertId=a1',
     );
+  });
+
+  it('asks an open app to route itself, and loads the page only when it does not answer', async () => {
+    const navigate = vi.fn(() => Promise.resolve({}));
+    const routes = vi.fn();
+    const app = worker([{ url: 'https://berth.example.com/containers', navigate, routes }]);
+    const notification = { close: vi.fn(), data: { url: '/alerts?alertId=a1' } };
+    await app.fire('notificationclick', { notification });
+    expect(routes).toHaveBeenCalledWith({
+      type: 'berth:open',
+      url: 'https://berth.example.com/alerts?alertId=a1',
+    });
+    expect(navigate).not.toHaveBeenCalled();
+    expect(app.clients.openWindow).not.toHaveBeenCalled();
   });
 
   it('never opens another site from a link', async () => {
