@@ -239,6 +239,11 @@ const alertRuleFields = lazySchema(() => ({
   custom_template: z.string().max(2000).nullable(),
   auto_resolve: z.boolean(),
   suppress_during_updates: z.boolean(),
+  /**
+   * Metric kinds only: compare the mean over the duration window read from metrics history
+   * instead of the samples Berth saw since it started, so a long window survives a restart.
+   */
+  look_back: z.boolean({ message: 'Look back must be true or false' }),
 }));
 
 /** POST /api/alerts/rules: name, scope, kind and severity are required; the rest default per kind. */
@@ -292,6 +297,8 @@ export const alertRuleSchema = lazySchema(() =>
     suppress_during_updates: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),
+    /** Present (true) only on rules that compare the mean over their window from history. */
+    look_back: z.boolean().optional(),
     /** disk_low only: selected hosts whose disk figure Berth cannot measure (never invented). */
     unavailable_hosts: z.array(z.object({ host_id: z.string(), host_name: z.string() })),
   }),
@@ -310,7 +317,11 @@ export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
 export type AlertRuleShape = Pick<
   AlertRule,
   'scope' | 'kind' | 'metric' | 'duration_seconds' | 'clear_threshold' | 'threshold' | 'operator'
->;
+> & { look_back?: boolean | undefined };
+
+/** A look-back rule reads the 10 s history tier: at least a few of its points, at most what it keeps. */
+export const LOOK_BACK_MIN_SECONDS = 30;
+export const LOOK_BACK_MAX_SECONDS = 24 * 3600;
 
 /**
  * Checks that go across fields, shared by the form and the server: the kind must suit the
@@ -322,12 +333,39 @@ export function alertRuleIssue(rule: AlertRuleShape): { field: string; message: 
   const info = ALERT_RULE_KIND_INFO[rule.kind];
   if (!info.scopes.includes(rule.scope))
     return { field: 'kind', message: `Kind ${rule.kind} is not a ${rule.scope} rule kind` };
+  if (rule.look_back === true) {
+    const issue = lookBackIssue(rule, info.metric);
+    if (issue !== null) return issue;
+  }
   if (info.metric === null) return null;
   if (rule.metric !== null && rule.metric !== info.metric)
     return { field: 'metric', message: `${rule.kind} watches ${info.metric}` };
   if (rule.duration_seconds < 1)
     return { field: 'duration_seconds', message: 'Duration must be at least 1' };
   return clearThresholdIssue(rule);
+}
+
+/** Look-back needs a metric kind (the event kinds have no history) and a window the 10 s tier holds. */
+function lookBackIssue(
+  rule: AlertRuleShape,
+  metric: AlertMetric | null,
+): { field: string; message: string } | null {
+  if (metric === null)
+    return {
+      field: 'look_back',
+      message: `Look back needs a kind with metrics history (cpu_high, memory_high or disk_low), not ${rule.kind}`,
+    };
+  if (rule.duration_seconds < LOOK_BACK_MIN_SECONDS)
+    return {
+      field: 'duration_seconds',
+      message: `Duration must be at least ${LOOK_BACK_MIN_SECONDS} for a look-back rule (history has a point every 10 s)`,
+    };
+  if (rule.duration_seconds > LOOK_BACK_MAX_SECONDS)
+    return {
+      field: 'duration_seconds',
+      message: `Duration must be at most ${LOOK_BACK_MAX_SECONDS} for a look-back rule (the 10 s history keeps a day)`,
+    };
+  return null;
 }
 
 /**

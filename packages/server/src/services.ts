@@ -45,6 +45,7 @@ import { Restarter, RestartBudgets } from './modules/restarts/index.js';
 import { RetentionService } from './modules/retention/index.js';
 import {
   createMetricsHistoryStore,
+  createWindowMeans,
   MetricsHistoryService,
 } from './modules/metrics-history/index.js';
 import {
@@ -223,6 +224,8 @@ export async function createServices(
     hostDirectory: async () => (await hosts.list()).map(registeredHost),
     hostEvents: hosts,
     settingsOf: (hostId, name) => containerSettings.get(hostId, name),
+    // Look-back rules read their window's mean from metrics history (decision 039).
+    lookBack: createWindowMeans(db),
   });
   const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
   const healthStore = createHealthChecksStore(db);

@@ -212,6 +212,8 @@ export interface AlertRulesTable {
   suppress_during_updates: number;
   created_at: string;
   updated_at: string;
+  /** 1: the rule compares the mean over its window from metrics history (migration 0026). */
+  look_back: Generated<number>;
 }
 
 export interface AlertAnnotationsTable {

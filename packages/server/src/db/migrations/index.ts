@@ -23,6 +23,7 @@ import * as m0022 from './0022-single-sign-on.js';
 import * as m0023 from './0023-two-factor.js';
 import * as m0024 from './0024-container-states.js';
 import * as m0025 from './0025-metrics-history.js';
+import * as m0026 from './0026-look-back-rules.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0023-two-factor': m0023,
   '0024-container-states': m0024,
   '0025-metrics-history': m0025,
+  '0026-look-back-rules': m0026,
 };

@@ -17,6 +17,7 @@ import type { Fleet } from '../monitor/index.js';
 import { toAlert, type AlertCounts, type AlertsStore, type HostFilter } from './alerts.store.js';
 import { AlertLifecycle } from './engine/alert-lifecycle.js';
 import { AlertEvaluator, type Signal } from './engine/evaluator.js';
+import type { LookBackPort } from './engine/look-back.js';
 import { LoggingNotifier, type NotifyPort } from './engine/notify.js';
 import type { HostFacts } from './engine/selectors.js';
 import type { SettingsOf } from './engine/watched-container.js';
@@ -48,6 +49,8 @@ export interface AlertsDeps {
   hostEvents: HostEvents;
   /** The user's settings of a container (tags, desired state). */
   settingsOf: SettingsOf;
+  /** Means over a window from metrics history (look-back rules). */
+  lookBack?: LookBackPort;
 }
 
 /** Alerts for the screens, their lifecycle, the rules and the engine that raises them. */
@@ -75,6 +78,7 @@ export class AlertsService {
       hostDirectory,
       hostEvents,
       settingsOf,
+      ...(deps.lookBack === undefined ? {} : { lookBack: deps.lookBack }),
       ...(deps.engineOptions === undefined ? {} : { options: deps.engineOptions }),
     });
     this.evaluator = evaluator;

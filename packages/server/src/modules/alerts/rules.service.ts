@@ -155,6 +155,8 @@ export class RulesService {
   }
 
   private async check(rule: StoredRule): Promise<void> {
+    // false is the same as absent: the rule answers as rules did before look-back existed.
+    if (rule.look_back === false) delete rule.look_back;
     const issue = alertRuleIssue(rule);
     if (issue !== null) throw badRequest(`${issue.field}: ${issue.message}`);
     const included = rule.host_selector_json?.include ?? [];

@@ -22,9 +22,11 @@ function channelIds(text: string): number[] {
   return ids.filter((v): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0);
 }
 
-export function toStoredRule(row: AlertRuleRow): StoredRule {
+export function toStoredRule({ look_back, ...row }: AlertRuleRow): StoredRule {
   return {
     ...row,
+    // Only look-back rules carry the field: other rules answer as they did before it existed.
+    ...(look_back === 1 ? { look_back: true } : {}),
     scope: row.scope as StoredRule['scope'],
     kind: row.kind as StoredRule['kind'],
     severity: row.severity as StoredRule['severity'],
@@ -39,10 +41,11 @@ export function toStoredRule(row: AlertRuleRow): StoredRule {
   };
 }
 
-export function toRuleRow(rule: StoredRule): AlertRuleRow {
+export function toRuleRow({ look_back, ...rule }: StoredRule): AlertRuleRow {
   const text = (v: unknown) => (v === null ? null : JSON.stringify(v));
   return {
     ...rule,
+    look_back: look_back === true ? 1 : 0,
     enabled: rule.enabled ? 1 : 0,
     auto_resolve: rule.auto_resolve ? 1 : 0,
     suppress_during_updates: rule.suppress_during_updates ? 1 : 0,

@@ -3,3 +3,9 @@ export { MetricsHistoryService, type MetricsHistoryDeps } from './metrics-histor
 export { createMetricsHistoryStore, type MetricsHistoryStore } from './metrics-history.store.js';
 export type { MaintenanceReport } from './maintenance.js';
 export { DEFAULT_RETENTION, type HistoryRetention } from './tiers.js';
+export {
+  createWindowMeans,
+  type WindowGauge,
+  type WindowMean,
+  type WindowQuery,
+} from './window-means.js';

@@ -11,6 +11,7 @@ import {
   logFailure,
   type EngineContext,
 } from './engine-context.js';
+import { LookBack, type LookBackPort } from './look-back.js';
 import { breaches, MetricWindow, type MetricTiming } from './metric-window.js';
 import type { AlertScopeRef } from './alert-lifecycle.js';
 import { OneShotClearing } from './one-shot-clearing.js';
@@ -34,6 +35,8 @@ export interface EvaluatorDeps extends Omit<
   hostDirectory: () => Promise<HostFacts[]>;
   /** ...and followed from then on as they are added, changed and removed. */
   hostEvents: HostEvents;
+  /** Means over a window from metrics history, for look-back rules (none: they never raise). */
+  lookBack?: LookBackPort;
   options?: StateKindOptions & { maintenanceMs?: number };
 }
 
@@ -82,6 +85,7 @@ export class AlertEvaluator {
   private readonly ctx: EngineContext;
   private readonly state: StateKinds;
   private readonly oneShots: OneShotClearing;
+  private readonly lookBack: LookBack;
   private readonly unsubscribe: (() => void)[] = [];
   private maintenanceTimer: ReturnType<typeof setInterval> | undefined;
   private passing = false;
@@ -97,6 +101,7 @@ export class AlertEvaluator {
     };
     this.state = new StateKinds(this.ctx, deps.options);
     this.oneShots = new OneShotClearing(this.ctx);
+    this.lookBack = new LookBack(this.ctx, deps.lookBack, () => [...this.hostsById.keys()]);
   }
 
   async start(rules: StoredRule[]): Promise<void> {
@@ -132,10 +137,12 @@ export class AlertEvaluator {
     const metric = rules.filter((r) => r.enabled && r.metric !== null);
     for (const [id, perScope] of this.windows) {
       const rule = metric.find((r) => r.id === id);
-      if (rule === undefined) this.windows.delete(id);
+      // A look-back rule reads history, not samples: its windows are forgotten.
+      if (rule === undefined || rule.look_back === true) this.windows.delete(id);
       else for (const w of perScope.values()) w.retime(timingOf(rule));
     }
     this.deps.fleet.demandStats(STATS_OWNER, metric.length > 0);
+    this.lookBack.rulesChanged();
     this.state.hostDown.rulesChanged();
     this.oneShots.trackAll();
   }
@@ -189,7 +196,9 @@ export class AlertEvaluator {
 
   /** A manual resolve: the condition must hold for its whole duration again. */
   forget(alert: AlertRow): void {
-    if (alert.rule_id !== null) this.windows.get(alert.rule_id)?.get(alert.scope_id)?.reset();
+    if (alert.rule_id === null) return;
+    this.windows.get(alert.rule_id)?.get(alert.scope_id)?.reset();
+    this.lookBack.forget(alert.rule_id, alert.scope_id);
   }
 
   async maintain(): Promise<void> {
@@ -211,8 +220,14 @@ export class AlertEvaluator {
       if (metric.length === 0) return;
       const touches: { row: AlertRow; value: number; message: string }[] = [];
       const sample = this.sampler(touches);
-      if (metric.some((r) => r.scope === 'container')) this.containerPass(sample);
-      for (const hostId of this.hostsById.keys()) await this.hostPass(hostId, sample);
+      const sampled = metric.filter((r) => r.look_back !== true);
+      if (sampled.some((r) => r.scope === 'container')) this.containerPass(sample);
+      if (sampled.length > 0)
+        for (const hostId of this.hostsById.keys()) await this.hostPass(hostId, sample);
+      await this.lookBack.pass(
+        metric.filter((r) => r.look_back === true),
+        touches,
+      );
       await this.ctx.lifecycle.touchMany(touches);
     } finally {
       this.passing = false;
@@ -261,6 +276,7 @@ export class AlertEvaluator {
 
   private sampler(touches: { row: AlertRow; value: number; message: string }[]): Sampler {
     return (rule, scope, value, message) => {
+      if (rule.look_back === true) return; // judged on history's mean instead
       let perScope = this.windows.get(rule.id);
       const open = this.ctx.lifecycle.current(rule.id, scope.id);
       let w = perScope?.get(scope.id);
