@@ -36,6 +36,8 @@ export const AGENT_CAPABILITIES = [
   'host-metrics',
   /** Forwards only reads to its engine; every action answers 403. */
   'read-only',
+  /** Reads a compose file a container's compose label names on this host. */
+  'compose-file',
 ] as const;
 export type AgentCapability = (typeof AGENT_CAPABILITIES)[number];
 
@@ -52,6 +54,8 @@ export const AGENT_API_PATHS = {
   hostMetrics: '/v1/host-metrics',
   /** POST: stats of the given containers from the host's cgroup files. */
   containerStats: '/v1/container-stats',
+  /** POST: a compose file named by a compose label of a container on this host. */
+  composeFile: '/v1/compose-file',
 } as const;
 
 /** Largest JSON body either side of an agent request accepts. */
@@ -247,6 +251,40 @@ export function readAgentContainerStatsRequest(body: unknown): AgentContainerSta
       return { id, fullId, pid: intOf(c, 'pid', 0, Number.MAX_SAFE_INTEGER, `${field}.pid`) };
     }),
   };
+}
+
+/** The labels `docker compose` puts on every container it makes, which Berth groups by. */
+export const COMPOSE_LABELS = {
+  project: 'com.docker.compose.project',
+  workingDir: 'com.docker.compose.project.working_dir',
+  configFiles: 'com.docker.compose.project.config_files',
+  service: 'com.docker.compose.service',
+  dependsOn: 'com.docker.compose.depends_on',
+} as const;
+
+/** Largest compose file Berth (or an agent) reads and shows. */
+export const COMPOSE_FILE_MAX_BYTES = 256 * 1024;
+/** Files of one project's config_files label that Berth reads. */
+export const COMPOSE_FILES_MAX = 8;
+const COMPOSE_PROJECT_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/;
+
+/**
+ * `POST /v1/compose-file`: one file of a project's config_files label. The agent reads it only
+ * when a container of that project on its engine names exactly this path.
+ */
+export interface AgentComposeFileRequest {
+  project: string;
+  path: string;
+}
+
+export function readAgentComposeFileRequest(body: unknown): AgentComposeFileRequest {
+  const o = objectWith(body, 'body', ['project', 'path']);
+  const project = stringOf(o, 'project', 255);
+  if (!COMPOSE_PROJECT_NAME.test(project))
+    throw new AgentWireError('project', 'Not a compose project name');
+  const path = stringOf(o, 'path', 4096);
+  if (!path.startsWith('/')) throw new AgentWireError('path', 'Must be an absolute path');
+  return { project, path };
 }
 
 /** Berth's answer to an enroll (its schema is Berth's route's, in agents.ts), read by the agent. */

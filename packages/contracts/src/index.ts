@@ -18,6 +18,7 @@ export * from './live.js';
 export * from './metrics-history.js';
 export * from './notifications.js';
 export * from './preferences.js';
+export * from './projects.js';
 export * from './sessions.js';
 export * from './settings.js';
 export * from './sso.js';

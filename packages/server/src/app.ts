@@ -16,6 +16,7 @@ import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { metricsHistoryRoutes } from './modules/metrics-history/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import { mqttRoutes } from './modules/mqtt/index.js';
+import { projectsRoutes } from './modules/projects/index.js';
 import { ssoPublicRoutes, ssoSettingsRoutes } from './modules/sso/index.js';
 import { notificationsRoutes } from './modules/notifications/index.js';
 import { apiKeysRoutes } from './modules/api-keys/index.js';
@@ -171,6 +172,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         auditRoutes(signedIn, services);
         alertsRoutes(signedIn, services);
         batchRoutes(signedIn, services);
+        projectsRoutes(signedIn, services);
         updatesRoutes(signedIn, services);
         usersRoutes(signedIn, services);
         twoFactorRoutes(signedIn, services);

@@ -8,6 +8,7 @@ import { AlertsService, createAlertsStore, createRulesStore } from './modules/al
 import { AuditService, createAuditStore } from './modules/audit/index.js';
 import { AuthService, createAuthStore, SessionsService } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
+import { ProjectsService } from './modules/projects/index.js';
 import {
   ContainerSettings,
   ContainerSettingsService,
@@ -100,6 +101,8 @@ export interface AppServices {
   restartBudgets: RestartBudgets;
   containerLogs: ContainerLogsService;
   batch: BatchService;
+  /** Compose projects: grouped containers, whole-project actions, compose files (decision 043). */
+  projects: ProjectsService;
   healthChecks: HealthChecksService;
   retention: RetentionService;
   /** Each host's and container's metrics over time (decision 036). */
@@ -281,6 +284,18 @@ export async function createServices(
     audit,
   });
   await batch.closeInterrupted();
+  const projects = new ProjectsService({
+    fleet: monitor,
+    containers,
+    updates,
+    audit,
+    log,
+    files: {
+      urlOf: (hostId) => monitor.urlOf(hostId),
+      agentFor: (url) => agentWork.agentFor(url, 'compose-file'),
+      readOnAgent: (agentId, req) => agentWork.composeFile(agentId, req),
+    },
+  });
   const containerView = new ContainerView({
     fleet: monitor,
     hub,
@@ -360,6 +375,7 @@ export async function createServices(
     containers,
     containerSettings: containerSettingsService,
     batch,
+    projects,
     healthChecks,
     metricsHistory: new MetricsHistoryService({
       store: createMetricsHistoryStore(db),

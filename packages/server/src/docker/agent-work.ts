@@ -1,10 +1,12 @@
 import {
   AGENT_API_PATHS,
   AGENT_URL_SCHEME,
+  agentComposeFileAnswerSchema,
   agentContainerStatsAnswerSchema,
   agentHostMetricsSchema,
   agentHttpProbeResultSchema,
   type AgentCapability,
+  type AgentComposeFileRequest,
   type AgentContainerStatsAnswer,
   type AgentContainerStatsRequest,
   type AgentHostMetrics,
@@ -17,6 +19,8 @@ import type { AgentTunnels } from './agent-tunnels.js';
 export const PROBE_ANSWER_MARGIN_MS = 5000;
 /** A host-metrics read: /proc, statfs and, once, the engine's Info. */
 const HOST_METRICS_TIMEOUT_MS = 10_000;
+/** A compose file of at most 256 KB, after the agent lists the project's containers. */
+const COMPOSE_FILE_TIMEOUT_MS = 10_000;
 /** A stats read of a whole host's containers from files (a few ms per hundred). */
 const CONTAINER_STATS_TIMEOUT_MS = 5000;
 
@@ -81,6 +85,20 @@ export class AgentWork {
       timeoutMs: CONTAINER_STATS_TIMEOUT_MS,
     });
     return checked(agentContainerStatsAnswerSchema, answer);
+  }
+
+  /** A compose file a label of the project's containers names; rejects with the agent's reason. */
+  async composeFile(
+    agentId: string,
+    req: AgentComposeFileRequest,
+  ): Promise<{ content: string; size: number }> {
+    const answer = await this.tunnels.request(agentId, {
+      method: 'POST',
+      path: AGENT_API_PATHS.composeFile,
+      body: req,
+      timeoutMs: COMPOSE_FILE_TIMEOUT_MS,
+    });
+    return checked(agentComposeFileAnswerSchema, answer);
   }
 }
 

@@ -25,6 +25,7 @@ declare module 'fastify' {
 const OPERATE = [
   'POST /api/hosts/:hostId/containers/:containerId/:action',
   'POST /api/batch',
+  'POST /api/hosts/:hostId/projects/:project/:action',
   'POST /api/alerts/:id/annotations',
   'POST /api/alerts/:id/resolve',
   'POST /api/alerts/:id/snooze',

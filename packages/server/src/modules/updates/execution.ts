@@ -15,7 +15,7 @@ import type { InterruptedUpdates } from './recovery.js';
 import { parseImageRef } from './registry.js';
 import type { UpdatesContext } from './updates-context.js';
 
-type Answer = (
+export type Answer = (
   s: ExecuteUpdateResponse['status'],
   m: string,
   d: string | null,
@@ -123,7 +123,8 @@ export class UpdateExecution {
     });
   }
 
-  private async replace(
+  /** Replaces the container (an update, a rollback, or pull-recreate.ts's recreate). */
+  async replace(
     c: ContainerSnapshot,
     job: {
       image: string;

@@ -4,5 +4,6 @@ export {
   type UpdateAlertsPort,
   type UpdatesRuntime,
   type ImageCheck,
+  type RecreateResult,
 } from './updates.service.js';
 export { createUpdatesStore } from './updates.store.js';

@@ -16,6 +16,7 @@ import type { ContainerSnapshot } from '../monitor/index.js';
 import { UpdateChecks } from './checks.js';
 import { credentialsFor, RegistryCredentials } from './credentials.js';
 import { UpdateExecution, type OnStage } from './execution.js';
+import { pullAndRecreate, type RecreateResult } from './pull-recreate.js';
 import { PolicySettings } from './policy-settings.js';
 import { InterruptedUpdates } from './recovery.js';
 import type { Credentials } from './registry.js';
@@ -26,6 +27,7 @@ import { UpdatesContext, type ImageCheck, type UpdatesRuntime } from './updates-
 import type { UpdatesStore } from './updates.store.js';
 
 export type { ImageCheck, UpdateAlertsPort, UpdatesRuntime } from './updates-context.js';
+export type { RecreateResult } from './pull-recreate.js';
 
 /**
  * Image updates: finds newer versions (checks.ts), shows and sets a container's update
@@ -140,6 +142,15 @@ export class UpdatesService {
     opts: { force: boolean; username: string; auto?: boolean; onStage?: OnStage },
   ): Promise<ExecuteUpdateResponse> {
     return this.execution.execute(hostId, containerId, opts);
+  }
+
+  /** Pulls the container's own image and recreates it when that changed it (compose projects). */
+  pullAndRecreate(
+    hostId: string,
+    containerId: string,
+    opts: { username: string; onStage?: OnStage },
+  ): Promise<RecreateResult> {
+    return pullAndRecreate(this.ctx, this.execution, hostId, containerId, opts);
   }
 
   /** Back to the image the last update replaced (kept on the engine for this). */
