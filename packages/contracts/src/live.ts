@@ -110,6 +110,11 @@ export const liveMessageSchema = lazySchema(() =>
     message('alert_changed', z.object({ alert: alertSchema })),
     /** An HTTP health check changed status (healthy, unhealthy, unknown). */
     message('health_check_status_changed', healthCheckChangeSchema),
+    /**
+     * The receiving user's role, host tags or sign-in changed: the browser reads its own
+     * account again (`/me`) and draws what the role allows, without waiting for a reload.
+     */
+    message('account_changed', z.object({})),
     message(
       'container_recreated',
       // The open dialog follows the container by its composite keys.

@@ -156,14 +156,18 @@ export class LiveHub {
 
   /**
    * A user's role, tags or state changed: its open sockets take the new scope at once (those
-   * whose reach changed are told to listeners, which send the state again), or close if the
-   * user is gone or disabled.
+   * whose reach changed are told to listeners, which send the state again) and hear that the
+   * account changed, or close if the user is gone or disabled.
    */
   userChanged(userId: number, hostTags: HostTags | 'gone'): void {
     for (const client of this.clients) {
       if (client.userId !== userId) continue;
-      if (hostTags === 'gone') client.socket.close(POLICY_VIOLATION, 'Account disabled');
-      else this.rescope(client, this.scopeOf(hostTags));
+      if (hostTags === 'gone') {
+        client.socket.close(POLICY_VIOLATION, 'Account disabled');
+        continue;
+      }
+      this.rescope(client, this.scopeOf(hostTags));
+      this.sendTo(client.socket, { type: 'account_changed', data: {} });
     }
   }
 

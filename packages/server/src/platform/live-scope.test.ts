@@ -155,10 +155,13 @@ describe('live hub scopes', () => {
     hub.onRescope((c) => told.push(c));
     hub.userChanged(2, new Set(['staging']));
     expect(told).toEqual([]);
+    // The same reach (a role change): no new state, but the browser reads its account again.
+    expect(first.types()).toEqual(['account_changed']);
+    expect(second.types()).toEqual(['account_changed']);
     hub.userChanged(2, new Set(['prod', 'staging']));
     expect(told).toEqual([first.client, second.client]);
     hub.publish(statusOf('prod1'));
-    expect(first.types()).toEqual(['host_status_changed']);
+    expect(first.types()).toEqual(['account_changed', 'account_changed', 'host_status_changed']);
     expect(other.types()).toEqual([]);
     hub.userChanged(2, null);
     expect(first.client.scope).toBeNull();

@@ -70,6 +70,8 @@ const AUDIENCE: AudienceOf = {
   alert_changed: (m) => ofHost(m.data.alert.host_id),
   health_check_status_changed: (m) => [m.data.host_id],
   container_recreated: (m) => [m.data.host_id],
+  // Sent to one user's sockets (LiveHub.userChanged), never published to all.
+  account_changed: () => 'everyone',
 };
 
 export function audienceOf(message: LiveMessage): Audience {

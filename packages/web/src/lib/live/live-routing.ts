@@ -17,6 +17,7 @@ import {
   eventsRootKey,
   hostsQueryOptions,
   liveContainersQueryOptions,
+  meQueryOptions,
   settingsQueryOptions,
   shareContainers,
   shareContainersEntry,
@@ -28,6 +29,7 @@ const NO_SERIES: Record<string, Sparklines> = {};
 const hosts = () => hostsQueryOptions().queryKey;
 const events = () => eventsRootKey();
 const settings = () => settingsQueryOptions().queryKey;
+const me = () => meQueryOptions().queryKey;
 
 /**
  * The cache-refresh table: which cached data each live message refreshes
@@ -45,6 +47,8 @@ export const REFRESH_TABLE: Partial<Record<LiveMessageType, (() => QueryKey)[]>>
   alert_raised: [alertsRootKey],
   alert_resolved: [alertsRootKey],
   alert_changed: [alertsRootKey],
+  // A role or scope changed by an admin or a sign-on claim: menus and actions follow it.
+  account_changed: [me],
 };
 
 /**
