@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema.js';
+import { METRICS_TIERS } from './metrics-history.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const TIME_MESSAGE = 'Invalid time format. Use HH:MM (24-hour format)';
@@ -28,6 +29,12 @@ export const SETTING_BOUNDS = {
   alert_retention_days: { min: 0, max: 730 },
   audit_retention_days: { min: 0, max: 3650 },
   health_check_timeout_seconds: { min: 10, max: 600 },
+  // Metrics history's tiers (decision 036): a tier kept for ever would grow without end.
+  history_10s_retention_hours: { min: 1, max: 168 },
+  history_1m_retention_hours: { min: 1, max: 2160 },
+  history_15m_retention_hours: { min: 1, max: 17_520 },
+  exec_idle_minutes: { min: 1, max: 1440 },
+  exec_recording_days: { min: 1, max: 365 },
 } as const;
 export type BoundedSetting = keyof typeof SETTING_BOUNDS;
 
@@ -73,6 +80,17 @@ export const writableSettingsShape = lazySchema(() => ({
   dismissed_dockmon_update_version: z.string().max(50).nullable(),
   /** Whether viewers may read container logs (logs can hold secrets; off until an admin allows). */
   viewer_logs: z.boolean(),
+  /** Hours each metrics history tier keeps its points (10 s, 1 min, 15 min). */
+  history_10s_retention_hours: bounded('history_10s_retention_hours'),
+  history_1m_retention_hours: bounded('history_1m_retention_hours'),
+  history_15m_retention_hours: bounded('history_15m_retention_hours'),
+  /** Whether operators may open a container shell (admins always may, viewers never). */
+  exec_operators: z.boolean(),
+  /** Minutes without input after which a container shell ends. */
+  exec_idle_minutes: bounded('exec_idle_minutes'),
+  /** Whether what users type in container shells is stored (kept exec_recording_days). */
+  exec_recording: z.boolean(),
+  exec_recording_days: bounded('exec_recording_days'),
 }));
 
 export const globalSettingsSchema = lazySchema(() =>
@@ -121,6 +139,13 @@ export const DEFAULT_SETTINGS: WritableSettings = {
   health_check_timeout_seconds: 120,
   dismissed_dockmon_update_version: null,
   viewer_logs: false,
+  history_10s_retention_hours: METRICS_TIERS[0].default_retention_hours,
+  history_1m_retention_hours: METRICS_TIERS[1].default_retention_hours,
+  history_15m_retention_hours: METRICS_TIERS[2].default_retention_hours,
+  exec_operators: false,
+  exec_idle_minutes: 15,
+  exec_recording: false,
+  exec_recording_days: 30,
 };
 
 /** A release as Berth's release feed (BERTH_RELEASE_FEED_URL) announces it. */

@@ -12,10 +12,14 @@ import { batchRoutes } from './modules/batch/index.js';
 import { containerSettingsRoutes } from './modules/container-settings/index.js';
 import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
+import { registerExecChannel } from './modules/exec/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
+import { imagesRoutes } from './modules/images/index.js';
 import { metricsHistoryRoutes } from './modules/metrics-history/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import { mqttRoutes } from './modules/mqtt/index.js';
+import { networksRoutes, NetworksService } from './modules/networks/index.js';
+import { volumesRoutes, VolumesService } from './modules/volumes/index.js';
 import { projectsRoutes } from './modules/projects/index.js';
 import { ssoPublicRoutes, ssoSettingsRoutes } from './modules/sso/index.js';
 import { notificationsRoutes } from './modules/notifications/index.js';
@@ -29,6 +33,7 @@ import {
   publicAuthRoutes,
   registerHostReach,
   registerRoutePermissions,
+  scopeReaches,
   SESSION_COOKIE,
   sessionsRoutes,
 } from './modules/auth/index.js';
@@ -178,11 +183,15 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         twoFactorRoutes(signedIn, services);
         healthChecksRoutes(signedIn, services);
         metricsHistoryRoutes(signedIn, services);
+        imagesRoutes(signedIn, services);
         notificationsRoutes(signedIn, {
           notifications: services.notifications,
           channelRules: services.alerts.rules,
         });
         mqttRoutes(signedIn, services);
+        const resources = { fleet: services.monitor, audit: services.audit };
+        volumesRoutes(signedIn, { ...resources, volumes: new VolumesService(resources) });
+        networksRoutes(signedIn, { ...resources, networks: new NetworksService(resources) });
         ssoSettingsRoutes(signedIn, { sso: services.sso, secureCookies: config.secureCookies });
         metricsExportRoutes(signedIn, services);
         done();
@@ -225,6 +234,22 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
       return { type: 'initial_state', data: { ...data, containers } };
     },
     containersFull: (client) => services.containerView.containersFull(client),
+  });
+  // After the live channel, whose registration brings the WebSocket plugin.
+  registerExecChannel(app, {
+    exec: services.exec,
+    authorize: async (request) => {
+      const session = await services.auth.authenticate(request.cookies[SESSION_COOKIE]);
+      if (session === null) return { refused: 'Not authenticated' };
+      if (session.user.is_first_login) return { refused: 'Password change required' };
+      if (session.hold != null) return { refused: session.hold.detail };
+      const scope = hostScopeOf(session.user);
+      return {
+        username: session.user.username,
+        role: session.user.role,
+        reachesHost: (hostId) => scopeReaches(scope, services.hostTags.tagsOf(hostId)),
+      };
+    },
   });
 
   await services.notifications.start();

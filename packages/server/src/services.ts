@@ -21,6 +21,8 @@ import {
 } from './modules/containers/index.js';
 import { ContainerView } from './modules/container-view/index.js';
 import { createEventsStore, EventsService } from './modules/events/index.js';
+import { ImagePulls, ImagesService } from './modules/images/index.js';
+import { createExecStore, ExecService } from './modules/exec/index.js';
 import { MetricsExportService } from './modules/metrics-export/index.js';
 import {
   createHealthChecksStore,
@@ -100,6 +102,11 @@ export interface AppServices {
   /** Every container's safety budget of automatic restarts. */
   restartBudgets: RestartBudgets;
   containerLogs: ContainerLogsService;
+  /** Images per host: list, inspect, remove, prune; and pulls with their progress. */
+  images: ImagesService;
+  imagePulls: ImagePulls;
+  /** Container shells over their own WebSocket. */
+  exec: ExecService;
   batch: BatchService;
   /** Compose projects: grouped containers, whole-project actions, compose files (decision 043). */
   projects: ProjectsService;
@@ -350,6 +357,7 @@ export async function createServices(
     log,
   });
   await metricsExport.load();
+  const images = new ImagesService(monitor);
   return {
     db,
     hub,
@@ -381,7 +389,15 @@ export async function createServices(
       store: createMetricsHistoryStore(db),
       fleet: monitor,
       log,
-      retention: config.historyRetention,
+      // Settings → System: read at each maintenance round, so a change applies at the next.
+      retention: () => {
+        const s = settings.get();
+        return {
+          rawHours: s.history_10s_retention_hours,
+          minuteHours: s.history_1m_retention_hours,
+          quarterHours: s.history_15m_retention_hours,
+        };
+      },
     }),
     retention: new RetentionService({
       settings,
@@ -394,6 +410,13 @@ export async function createServices(
       log,
     }),
     containerLogs: new ContainerLogsService(monitor),
+    images,
+    imagePulls: new ImagePulls({
+      images,
+      credentialsFor: (registry) => updates.credentialsFor(registry),
+      audit,
+    }),
+    exec: new ExecService({ fleet: monitor, settings, audit, store: createExecStore(db), log }),
     restartBudgets,
     autoRestart: new AutoRestarter({
       fleet: monitor,

@@ -24,6 +24,7 @@ import * as m0023 from './0023-two-factor.js';
 import * as m0024 from './0024-container-states.js';
 import * as m0025 from './0025-metrics-history.js';
 import * as m0026 from './0026-look-back-rules.js';
+import * as m0027 from './0027-terminal.js';
 
 /**
  * Every migration, keyed by name; names sort in the order they apply.
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0024-container-states': m0024,
   '0025-metrics-history': m0025,
   '0026-look-back-rules': m0026,
+  '0027-terminal': m0027,
 };

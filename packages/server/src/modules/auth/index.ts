@@ -39,6 +39,8 @@ export { hashPassword } from './password.js';
 export { createAuthStore, type AuthStore } from './auth.store.js';
 export { resetPassword, type PasswordReset } from './password-reset.js';
 export {
+  EXEC_PERMISSION,
+  mayExec,
   permissionOf,
   registerRoutePermissions,
   roleAllows,

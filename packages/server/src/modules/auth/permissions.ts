@@ -35,6 +35,11 @@ const OPERATE = [
   'POST /api/hosts/:hostId/containers/:containerId/execute-update',
   'POST /api/hosts/:hostId/containers/:containerId/rollback-update',
   'POST /api/containers/:hostId/:containerId/http-health-check/test',
+  // Images: day-to-day care of what the hosts run, as updates are (decision 041). The engine
+  // refuses to remove what a running container uses, and a prune takes only dangling images.
+  'POST /api/hosts/:hostId/images/pull',
+  'POST /api/hosts/:hostId/images/prune',
+  'DELETE /api/hosts/:hostId/images/:imageId',
 ];
 
 const ACCOUNT = [
@@ -142,6 +147,16 @@ const ROLE_REACH: Record<UserRole, readonly Permission[]> = {
 
 export const roleAllows = (role: UserRole, permission: Permission): boolean =>
   ROLE_REACH[role].includes(permission);
+
+/**
+ * `exec`: a shell in a container, which reaches everything the container does (its secrets,
+ * its volumes, the networks behind it). Admins always; operators only while the
+ * `exec_operators` setting grants it; viewers never. Not a route permission: the shell's
+ * socket lives outside /api, beside the live channel, and checks this itself.
+ */
+export const EXEC_PERMISSION = 'exec';
+export const mayExec = (role: UserRole, operatorsMayExec: boolean): boolean =>
+  role === 'admin' || (role === 'operator' && operatorsMayExec);
 
 /** The narrowest scope that reaches a permission (named in a 403), or null for none. */
 export function scopeNeeded(permission: Permission): ApiKeyScope | null {
