@@ -63,6 +63,11 @@ test('an admin adds an operator who can act, and a viewer who can only look', as
   expect(await refused.json()).toEqual({
     detail: 'Your role "viewer" cannot do this; it needs "operate"',
   });
+  // Made an operator while the page is open: the page follows without a reload.
+  await looker.page.evaluate(() => Object.assign(window, { berthBeforeRole: true }));
+  await api.patch(`/users/${viewer.user.id}`, { role: 'operator' });
+  await expect(restartOf(looker.page, name)).toBeEnabled({ timeout: 10_000 });
+  expect(await looker.page.evaluate(() => 'berthBeforeRole' in window)).toBe(true);
   await looker.close();
 
   // Disabled in the browser: the operator's next request is refused.
