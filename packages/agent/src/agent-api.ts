@@ -51,13 +51,16 @@ export function serveAgentRequest(
       answer(stream, 400, { detail: 'Request body is not JSON' });
       return;
     }
-    handler(body).then(
-      (result) => answer(stream, 200, result ?? null),
-      (err: unknown) =>
-        err instanceof AgentRequestError
-          ? answer(stream, err.status, { detail: err.message })
-          : answer(stream, 500, { detail: err instanceof Error ? err.message : String(err) }),
-    );
+    // A handler that throws before its promise (a bad body's 400) answers too, never crashes.
+    Promise.resolve(body)
+      .then(handler)
+      .then(
+        (result) => answer(stream, 200, result ?? null),
+        (err: unknown) =>
+          err instanceof AgentRequestError
+            ? answer(stream, err.status, { detail: err.message })
+            : answer(stream, 500, { detail: err instanceof Error ? err.message : String(err) }),
+      );
   });
 }
 
