@@ -74,6 +74,8 @@ export const dashboardPreferencesSchema = lazySchema(() =>
       )
       .optional(),
     compactHostOrder: z.array(id).max(1000).optional(),
+    /** Hosts whose cards draw the last 24 h from metrics history instead of live sparklines. */
+    historyCards: z.array(id).max(1000).optional(),
   }),
 );
 export type DashboardPreferences = z.infer<typeof dashboardPreferencesSchema>;

@@ -1,4 +1,4 @@
-import { containerSchema, errorBodySchema } from '@berth/contracts';
+import { containerSchema, errorBodySchema, imagePullLineSchema } from '@berth/contracts';
 import type { FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,6 +20,10 @@ const RESPONSES_IN_DOCS_ONLY: Record<string, () => Record<string, unknown>> = {
   // Streamed CSV and Prometheus' text format: not JSON.
   'GET /api/audit/export.csv': () => ({ 200: textAnswer('text/csv') }),
   'GET /metrics': () => ({ 200: textAnswer('text/plain') }),
+  // A pull's progress, one JSON line each as it comes (images.routes.ts).
+  'POST /api/hosts/:hostId/images/pull': () => ({
+    200: { content: { 'application/x-ndjson': { schema: imagePullLineSchema } } },
+  }),
   // Single sign-on's landing page, which moves on to the app (its 302 is below).
   'GET /api/v2/auth/sso/callback': () => ({ 200: textAnswer('text/html') }),
   // This document itself.

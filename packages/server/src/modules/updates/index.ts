@@ -7,3 +7,6 @@ export {
   type RecreateResult,
 } from './updates.service.js';
 export { createUpdatesStore } from './updates.store.js';
+// The images module pulls by reference with the same progress and registry credentials.
+export { PullProgress, type LayerProgress } from './pull-progress.js';
+export { parseImageRef } from './registry.js';

@@ -8,6 +8,7 @@ import { useHostContainers } from '../api/dashboard-api';
 import { useInViewport } from '../hooks/use-in-viewport';
 import type { CardMode } from '../lib/host-layouts';
 import { CardContainerList } from './card-container-list';
+import { CardDay } from './card-day';
 import { CardMetrics } from './card-metrics';
 import { StatusDot, TagChips } from '@/components/host-status';
 import { HostUptime } from '@/components/host-uptime';
@@ -29,6 +30,17 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
   const sort = prefs?.hostContainerSorts[host.id] ?? DEFAULT_SORT[mode];
   const setSort = (next: HostContainerSort) =>
     updatePrefs.mutate({ hostContainerSorts: { ...prefs?.hostContainerSorts, [host.id]: next } });
+  // The card's option: the last 24 h from history instead of the live sparklines.
+  const historyCards = prefs?.dashboard.historyCards ?? [];
+  const showDay = historyCards.includes(host.id);
+  const setShowDay = (on: boolean) =>
+    updatePrefs.mutate({
+      dashboard: {
+        historyCards: on
+          ? [...historyCards.filter((id) => id !== host.id), host.id]
+          : historyCards.filter((id) => id !== host.id),
+      },
+    });
   const running = containers.filter((c) => c.state === 'running').length;
   const online = host.status === 'online' || host.status === 'degraded';
 
@@ -37,7 +49,7 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
       ref={box}
       data-testid={`host-card-${host.name}`}
       data-status={host.status}
-      data-sparklines={optimized && !visible ? 'paused' : 'live'}
+      data-sparklines={showDay ? 'day' : optimized && !visible ? 'paused' : 'live'}
       onClick={(e) => {
         // Menus and dialogs render in portals; their clicks bubble here through React only.
         if (e.currentTarget.contains(e.target as Node)) panels.openHost(host.id);
@@ -64,12 +76,17 @@ export const HostCard = memo(function HostCard({ host, mode }: { host: Host; mod
             View Host Details
           </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => panels.editHost(host.id)}>Edit Host</DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => setShowDay(!showDay)}>
+            {showDay ? 'Show Live Sparklines' : 'Show Last 24 Hours'}
+          </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => setListOpen((open) => !open)}>
             {listOpen ? 'Collapse Containers' : 'Expand Containers'}
           </DropdownMenuItem>
         </ActionMenu>
       </header>
-      {online ? (
+      {showDay ? (
+        <CardDay hostId={host.id} allowGb={mode === 'expanded'} />
+      ) : online ? (
         <CardMetrics
           sparklines={host.sparklines}
           cpu={host.stats?.cpu_percent ?? null}

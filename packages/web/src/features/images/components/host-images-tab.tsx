@@ -1,4 +1,10 @@
-/** One host's images, for the host modal's Images tab. (Being built: issue 53.) */
+import { ImagesView } from './images-view';
+
+/** One host's images, for the host modal's Images tab. */
 export function HostImagesTab({ hostId }: { hostId: string }) {
-  return <div data-testid="host-images" data-host-id={hostId} />;
+  return (
+    <div data-testid="host-images" data-host-id={hostId}>
+      <ImagesView hostId={hostId} />
+    </div>
+  );
 }

@@ -1,8 +1,12 @@
-/** The fleet's images, with a host filter. (Being built: issue 53.) */
+import { PageHeader } from '@/components/page-header';
+import { ImagesView } from './images-view';
+
+/** /images: the fleet's images, with a host filter, search, pull and prune. */
 export function ImagesPage() {
   return (
     <div data-testid="images-page">
-      <h1 className="mb-4 text-2xl font-semibold text-white">Images</h1>
+      <PageHeader title="Images" subtitle="Images on every host, and what uses them" />
+      <ImagesView />
     </div>
   );
 }
