@@ -161,6 +161,7 @@ export function RuleFields({
               value={d.occurrences}
               min={1}
               max={100}
+              disabled={d.look_back}
               onChange={(occurrences) => set({ occurrences })}
             />
             <NumberField
@@ -171,6 +172,21 @@ export function RuleFields({
               onChange={(cooldown_seconds) => set({ cooldown_seconds })}
             />
           </div>
+          {metric && (
+            <div className="mt-3 text-sm text-slate-200">
+              <Switch
+                label="Look back over history"
+                checked={d.look_back}
+                onCheckedChange={(look_back) => set({ look_back })}
+              >
+                Look back over history
+              </Switch>
+              <p className="text-xs text-slate-400" data-testid="look-back-hint">
+                Compares the average over the duration read from metrics history, so a long rule
+                survives a Berth restart.
+              </p>
+            </div>
+          )}
         </Section>
       )}
 

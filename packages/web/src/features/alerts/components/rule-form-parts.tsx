@@ -29,6 +29,7 @@ export function NumberField({
   max,
   step = 1,
   hint,
+  disabled = false,
 }: {
   id: string;
   label: string;
@@ -38,6 +39,7 @@ export function NumberField({
   max?: number;
   step?: number;
   hint?: string;
+  disabled?: boolean;
 }) {
   return (
     <div>
@@ -50,6 +52,7 @@ export function NumberField({
         max={max}
         step={step}
         value={value}
+        disabled={disabled}
         onChange={(e) => onChange(e.target.value)}
       />
       {hint !== undefined && <p className="mt-1 text-xs text-slate-500">{hint}</p>}

@@ -52,7 +52,9 @@ export function RuleSummary({ draft: d }: { draft: RuleDraft }) {
         {timed && (
           <Row label="Timing">
             {metric
-              ? `for ${d.duration_seconds || '?'} s, ${d.occurrences || '?'} occurrence(s)`
+              ? d.look_back
+                ? `average over ${d.duration_seconds || '?'} s from history`
+                : `for ${d.duration_seconds || '?'} s, ${d.occurrences || '?'} occurrence(s)`
               : 'at once'}
             {`, cooldown ${d.cooldown_seconds || '0'} s`}
           </Row>

@@ -40,6 +40,8 @@ export interface RuleDraft {
   custom_template: string;
   auto_resolve: boolean;
   suppress_during_updates: boolean;
+  /** Metric kinds: compare the mean over the duration from metrics history. */
+  look_back: boolean;
 }
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
@@ -77,6 +79,7 @@ export function newDraft(): RuleDraft {
     custom_template: '',
     auto_resolve: true,
     suppress_during_updates: suppressDuringUpdatesDefault(scope),
+    look_back: false,
   };
 }
 
@@ -110,6 +113,7 @@ export function draftOf(rule: AlertRule): RuleDraft {
     custom_template: rule.custom_template ?? '',
     auto_resolve: rule.auto_resolve,
     suppress_during_updates: rule.suppress_during_updates,
+    look_back: rule.look_back === true,
   };
 }
 
@@ -132,7 +136,7 @@ export function withScope(d: RuleDraft, scope: AlertScope): RuleDraft {
 
 /** A new kind resets its defaults. */
 export function withKind(d: RuleDraft, kind: AlertRuleKind): RuleDraft {
-  return { ...d, kind, ...kindDefaults(kind) };
+  return { ...d, kind, ...kindDefaults(kind), look_back: d.look_back && isMetricKind(kind) };
 }
 
 export const KIND_LABEL: Record<AlertRuleKind, string> = {
@@ -229,6 +233,7 @@ export function checkDraft(d: RuleDraft): Checked {
     notify_channels_json: d.channels,
     custom_template: d.custom_template.trim() === '' ? null : d.custom_template,
     suppress_during_updates: d.suppress_during_updates,
+    look_back: metric && d.look_back,
   };
   const issue = alertRuleIssue({
     scope: d.scope,
@@ -238,6 +243,7 @@ export function checkDraft(d: RuleDraft): Checked {
     clear_threshold: body.clear_threshold ?? null,
     threshold: body.threshold ?? null,
     operator: body.operator ?? null,
+    look_back: body.look_back,
   });
   if (issue !== null) return fail(issue.message);
   return { body, error: null };
