@@ -48,6 +48,12 @@ const NAMED_ACTIONS: Record<string, string> = {
   'DELETE /api/v2/auth/sessions/:id': 'session.sign-out',
   'POST /api/v2/auth/sessions/end-others': 'session.sign-out-everywhere',
   'DELETE /api/sessions/:id': 'session.end',
+  'POST /api/hosts/:hostId/volumes': 'volume.create',
+  'DELETE /api/hosts/:hostId/volumes/:name': 'volume.delete',
+  'POST /api/hosts/:hostId/prune/volumes': 'volume.prune',
+  'POST /api/hosts/:hostId/networks': 'network.create',
+  'DELETE /api/hosts/:hostId/networks/:id': 'network.delete',
+  'POST /api/hosts/:hostId/prune/networks': 'network.prune',
 };
 
 /** Records the log names by what they are called rather than their id (see AuditNames). */
