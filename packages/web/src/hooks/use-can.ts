@@ -36,3 +36,14 @@ export function useCanReadLogs(): boolean {
   const { data: settings } = useQuery({ ...settingsQueryOptions(), enabled: viewer });
   return !viewer || settings?.viewer_logs === true;
 }
+
+/**
+ * Whether the signed-in user may open a container shell (`exec`): admins always, operators
+ * while the `exec_operators` setting allows it, viewers never. The server decides again.
+ */
+export function useCanExec(): boolean {
+  const { data: user } = useQuery({ ...meQueryOptions(), enabled: false });
+  const operator = user?.role === 'operator';
+  const { data: settings } = useQuery({ ...settingsQueryOptions(), enabled: operator });
+  return user?.role === 'admin' || (operator && settings?.exec_operators === true);
+}

@@ -87,7 +87,7 @@ export class ExecSession {
     this.execId = await engine.createExec(containerId, {
       cmd: this.command,
       user: request.user,
-      env: [`${SESSION_MARK}=${this.mark}`, 'TERM=xterm-256color', 'COLORTERM=truecolor'],
+      env: [`${SESSION_MARK}=${this.mark}`, 'TERM=xterm-256color'],
       tty: true,
       stdin: true,
     });

@@ -12,6 +12,7 @@ import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
 import { useSettings, useUpdateSettings } from '../api/settings-api';
 import { SettingRow, SettingsSection } from '../components/setting-row';
+import { ShellSettings } from '../components/shell-settings';
 
 interface NumberField {
   key: BoundedSetting;
@@ -260,6 +261,9 @@ export default function SystemSettingsTab() {
       ))}
       <SettingsSection title="Viewers">
         <ViewerLogs settings={data} />
+      </SettingsSection>
+      <SettingsSection title="Container shells">
+        <ShellSettings settings={data} />
       </SettingsSection>
     </div>
   );

@@ -9,7 +9,7 @@ import { containerKeyOf } from '@berth/contracts';
 import { formatSince } from '@/lib/format';
 import { useLiveMessages } from '@/lib/live/live-provider';
 import { containersQueryOptions } from '@/lib/queries';
-import { useCanReadLogs } from '@/hooks/use-can';
+import { useCanExec, useCanReadLogs } from '@/hooks/use-can';
 import { ContainerLogsPanel } from '../container-logs-panel';
 import { useUpdateRunning } from '../../lib/update-running';
 import { PowerButtons } from '../power-buttons';
@@ -114,7 +114,10 @@ function DetailBody({
   onTab: (tab: string) => void;
 }) {
   const canReadLogs = useCanReadLogs();
-  const tabs = DETAIL_TABS.filter((t) => canReadLogs || t.value !== 'logs');
+  const canExec = useCanExec();
+  const tabs = DETAIL_TABS.filter(
+    (t) => (canReadLogs || t.value !== 'logs') && (canExec || t.value !== 'shell'),
+  );
   // Opened on Logs by someone who may not read them: Info instead.
   const shown = tabs.some((t) => t.value === tab) ? tab : 'info';
   return (
@@ -148,9 +151,11 @@ function DetailBody({
         <TabPanel value="metrics">
           <MetricsTab container={c} />
         </TabPanel>
-        <TabPanel value="shell">
-          <ShellTab container={c} />
-        </TabPanel>
+        {canExec && (
+          <TabPanel value="shell">
+            <ShellTab container={c} />
+          </TabPanel>
+        )}
         <TabPanel value="events">
           <EventsTab container={c} />
         </TabPanel>
