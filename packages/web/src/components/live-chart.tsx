@@ -28,7 +28,7 @@ const MIN_AXIS_WIDTH = 48;
  * The y axis as wide as its widest label: at a fixed 70 px, "976.6 KB/s" showed as "76.6 KB/s".
  * uPlot keeps an axis's font as [font, size] scaled by the device's pixel ratio.
  */
-const fitLabels: uPlot.Axis.Size = (self, values, axisIdx) => {
+export const fitLabels: uPlot.Axis.Size = (self, values, axisIdx) => {
   const axis = self.axes[axisIdx];
   const font = (axis?.font as unknown as readonly [string] | undefined)?.[0];
   // uPlot's types say otherwise, but its first call, before any labels exist, passes null.

@@ -2,6 +2,7 @@ import type { MetricsResponse } from '@berth/contracts';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { fitLabels } from '@/components/live-chart';
 import { CHART_AXES, seriesColor, useResolvedTheme, type ResolvedTheme } from '@/lib/theme';
 import { formatStamp } from '@/lib/format';
 import { MARKER_COLORS, MARKER_LABELS, nearestMarker, type Marker } from './markers';
@@ -151,7 +152,7 @@ function Plot({
       ref={box}
       className="w-full touch-pan-y"
       role="img"
-      aria-label={`${spec.title} chart`}
+      aria-label={`${spec.title} history chart`}
       data-testid={`history-plot-${spec.id}`}
     />
   );
@@ -193,7 +194,11 @@ function options(
     series,
     bands,
     cursor: {
-      sync: { key: syncKey },
+      // The hover is shared; a drag is not (each chart would zoom once more for it).
+      sync: {
+        key: syncKey,
+        filters: { pub: (type) => type !== 'mousedown' && type !== 'mouseup' },
+      },
       drag: { x: true, y: false, setScale: false },
       points: { show: false },
     },
@@ -207,7 +212,7 @@ function options(
         stroke: axes.labels,
         grid: { stroke: axes.grid },
         ticks: { stroke: axes.grid },
-        size: 64,
+        size: fitLabels,
         values: (_u, splits) => splits.map((v) => formatValue(spec.unit, v)),
       },
     ],

@@ -10,7 +10,14 @@ import { HistoryChart } from './history-chart';
 import { useHistoryMarkers, useMetricsHistory, type HistoryTarget } from './history-queries';
 import { MARKER_COLORS, MARKER_LABELS, type Marker, type MarkerTarget } from './markers';
 import { RangePicker } from './range-picker';
-import { describeWindow, tickOf, windowOf, type RangeChoice, type TimeWindow } from './range';
+import {
+  describeWindow,
+  stepOf,
+  tickOf,
+  windowOf,
+  type RangeChoice,
+  type TimeWindow,
+} from './range';
 import { answerIsEmpty, describeResolution, type ChartSpec } from './shape';
 
 /** The newest markers listed under the charts (all of them are drawn). */
@@ -51,14 +58,25 @@ export function HistoryPanel({
   }, [tick]);
   const base = windowOf(view.choice, view.now);
   const w = view.zooms.at(-1) ?? base;
-  const history = useMetricsHistory(target, w);
+  // A zoom lets the server pick: its window is narrower than the preset's.
+  const history = useMetricsHistory(
+    target,
+    w,
+    view.zooms.length === 0 ? stepOf(view.choice) : undefined,
+  );
   const markers = useHistoryMarkers(markerTarget, w).data ?? [];
   const syncKey = useId();
   const answer = history.data;
   const zoomed = view.zooms.length > 0;
 
   const choose = (choice: RangeChoice) => setView({ choice, now: Date.now(), zooms: [] });
-  const zoom = (z: TimeWindow) => setView((v) => ({ ...v, zooms: [...v.zooms, z] }));
+  const zoom = (z: TimeWindow) =>
+    setView((v) => {
+      const last = v.zooms.at(-1);
+      // One drag, one level, however many hooks report it.
+      if (last?.from === z.from && last.to === z.to) return v;
+      return { ...v, zooms: [...v.zooms, z] };
+    });
   const zoomOut = () => setView((v) => ({ ...v, now: Date.now(), zooms: v.zooms.slice(0, -1) }));
 
   return (

@@ -62,7 +62,8 @@ export function RangePicker({
   return (
     <div className="space-y-2">
       <Segmented label="Time range" value={value} options={OPTIONS} onChange={pick} />
-      {editing && (
+      {/* Open while a custom range is on screen, to adjust it. */}
+      {value === 'custom' && (
         <form
           onSubmit={apply}
           className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-800 p-3"
@@ -92,9 +93,11 @@ export function RangePicker({
             <Button type="submit" size="sm">
               Apply
             </Button>
-            <Button type="button" variant="ghost" size="sm" onClick={() => setEditing(false)}>
-              Cancel
-            </Button>
+            {editing && choice.kind === 'preset' && (
+              <Button type="button" variant="ghost" size="sm" onClick={() => setEditing(false)}>
+                Cancel
+              </Button>
+            )}
           </div>
           <div className="w-full empty:hidden">
             <FormError message={error} />

@@ -3,6 +3,7 @@ import {
   MIN_ZOOM_SECONDS,
   parseCustomRange,
   RANGE_PRESETS,
+  stepOf,
   tickOf,
   toLocalInput,
   windowOf,
@@ -32,6 +33,13 @@ describe('windowOf', () => {
     expect(windowOf(choice, Date.now())).toEqual({ from: 100, to: 5000 });
     expect(tickOf(choice)).toBeNull();
     expect(tickOf({ kind: 'preset', preset: '7d' })).toBe(300);
+  });
+
+  it('asks 30 s points for 6 h (current 10 s points merged), else lets the server pick', () => {
+    expect(stepOf({ kind: 'preset', preset: '6h' })).toBe(30);
+    expect(stepOf({ kind: 'preset', preset: '1h' })).toBeUndefined();
+    expect(stepOf({ kind: 'preset', preset: '30d' })).toBeUndefined();
+    expect(stepOf({ kind: 'custom', from: 0, to: 60 })).toBeUndefined();
   });
 });
 

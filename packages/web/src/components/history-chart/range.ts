@@ -6,11 +6,14 @@ export interface TimeWindow {
 
 /**
  * The range picker's presets. `tick`: how often a preset's window moves on (seconds), about
- * one point of the tier the server answers it from, so a refresh brings a new point.
+ * one point of what the server answers, so a refresh brings a new point. `step`: asked for
+ * where the server's own choice is worse: 6 h without a step is 360 points of the 1 min tier,
+ * which lags the roll-up by minutes (and is empty for a new container); 30 s points merged from
+ * the 10 s tier (720) are current. Without a step the server picks the tier.
  */
 export const RANGE_PRESETS = [
   { id: '1h', label: '1 h', seconds: 3600, tick: 10 },
-  { id: '6h', label: '6 h', seconds: 6 * 3600, tick: 30 },
+  { id: '6h', label: '6 h', seconds: 6 * 3600, tick: 30, step: 30 },
   { id: '24h', label: '24 h', seconds: 24 * 3600, tick: 60 },
   { id: '7d', label: '7 d', seconds: 7 * 86_400, tick: 300 },
   { id: '30d', label: '30 d', seconds: 30 * 86_400, tick: 900 },
@@ -23,6 +26,13 @@ export type RangeChoice =
 
 export const presetOf = (id: RangePreset) =>
   RANGE_PRESETS.find((p) => p.id === id) ?? RANGE_PRESETS[0];
+
+/** The step a choice asks the server for, if any. */
+export const stepOf = (choice: RangeChoice): number | undefined => {
+  if (choice.kind === 'custom') return undefined;
+  const p = presetOf(choice.preset);
+  return 'step' in p ? p.step : undefined;
+};
 
 /** Seconds between refreshes of a choice; null: a fixed window never moves. */
 export const tickOf = (choice: RangeChoice): number | null =>
