@@ -1,8 +1,12 @@
-/** The fleet's networks, with a host filter. (Being built: issue 53.) */
+import { PageHeader } from '@/components/page-header';
+import { NetworksView } from './networks-view';
+
+/** /networks: the fleet's networks, with a host filter, search, create and prune. */
 export function NetworksPage() {
   return (
     <div data-testid="networks-page">
-      <h1 className="mb-4 text-2xl font-semibold text-white">Networks</h1>
+      <PageHeader title="Networks" subtitle="Networks on every host, and the containers on them" />
+      <NetworksView />
     </div>
   );
 }

@@ -1,8 +1,12 @@
-/** The fleet's volumes, with a host filter. (Being built: issue 53.) */
+import { PageHeader } from '@/components/page-header';
+import { VolumesView } from './volumes-view';
+
+/** /volumes: the fleet's volumes, with a host filter, search, create and prune. */
 export function VolumesPage() {
   return (
     <div data-testid="volumes-page">
-      <h1 className="mb-4 text-2xl font-semibold text-white">Volumes</h1>
+      <PageHeader title="Volumes" subtitle="Volumes on every host, and the containers using them" />
+      <VolumesView />
     </div>
   );
 }
