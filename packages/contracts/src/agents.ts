@@ -94,6 +94,9 @@ export const agentContainerStatsAnswerSchema = lazySchema(() =>
         memory_limit: z.number(),
         rx_bytes: z.number(),
         tx_bytes: z.number(),
+        /** Block I/O counters, when the agent could read them (agents before them send none). */
+        block_read_bytes: z.number().optional(),
+        block_write_bytes: z.number().optional(),
       }),
     ),
   }),

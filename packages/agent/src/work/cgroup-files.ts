@@ -25,6 +25,9 @@ export interface RawSample {
   /** Cumulative bytes over every interface except lo. */
   rxBytes: number;
   txBytes: number;
+  /** Cumulative bytes read from and written to block devices (undefined: not readable here). */
+  blockReadBytes?: number | undefined;
+  blockWriteBytes?: number | undefined;
 }
 
 /** Where one container's counters live, resolved from /proc/<pid>/cgroup. */
@@ -35,6 +38,8 @@ export interface CgroupLocation {
   cpuDir: string;
   /** v1: memory directory; v2: the unified directory. */
   memoryDir: string;
+  /** v1: blkio directory (absent when that controller is not mounted); v2: the unified one. */
+  blkioDir?: string | undefined;
 }
 
 /** Parsed /proc/self/mountinfo: v1 controller → mount point, and the v2 mount. */
@@ -94,17 +99,20 @@ export function locateCgroup(
   const memoryMount = mounts.v1.get('memory');
   if (cpuPath && memoryPath && cpuMount && memoryMount) {
     if (!cpuPath.includes(containerId) || !memoryPath.includes(containerId)) return null;
+    const blkioPath = paths.get('blkio');
+    const blkioMount = mounts.v1.get('blkio');
     return {
       version: 1,
       pid,
       cpuDir: join(cpuMount, cpuPath),
       memoryDir: join(memoryMount, memoryPath),
+      blkioDir: blkioPath && blkioMount ? join(blkioMount, blkioPath) : undefined,
     };
   }
   const unified = paths.get('');
   if (unified !== undefined && mounts.v2 !== null && unified.includes(containerId)) {
     const dir = join(mounts.v2, unified);
-    return { version: 2, pid, cpuDir: dir, memoryDir: dir };
+    return { version: 2, pid, cpuDir: dir, memoryDir: dir, blkioDir: dir };
   }
   return null;
 }
@@ -131,6 +139,60 @@ export function parseNetDev(text: string): { rx: number; tx: number } {
     tx += fields[8] ?? 0;
   }
   return { rx, tx };
+}
+
+/** Bytes read and written over every device, from cgroup v2 `io.stat` (`8:0 rbytes=1 wbytes=2 …`). */
+export function parseIoStat(text: string): { read: number; write: number } {
+  let read = 0;
+  let write = 0;
+  for (const line of text.split('\n')) {
+    for (const field of line.split(' ').slice(1)) {
+      const [key, value] = field.split('=');
+      if (key === 'rbytes') read += Number(value) || 0;
+      if (key === 'wbytes') write += Number(value) || 0;
+    }
+  }
+  return { read, write };
+}
+
+/** The same from cgroup v1 `blkio.*io_service_bytes_recursive` (`8:0 Read 1`, `8:0 Write 2`). */
+export function parseBlkioServiceBytes(text: string): { read: number; write: number } {
+  let read = 0;
+  let write = 0;
+  for (const line of text.split('\n')) {
+    const [device, op, value] = line.trim().split(' ');
+    // `Total n` closes the file: a sum of the lines above, not a device.
+    if (device === undefined || op === undefined || value === undefined) continue;
+    if (op === 'Read') read += Number(value) || 0;
+    if (op === 'Write') write += Number(value) || 0;
+  }
+  return { read, write };
+}
+
+/**
+ * A container's block counters, or undefined when its files are not there (a v1 host without
+ * the blkio controller, a v2 one without io enabled): the rest of the sample still counts.
+ * v1: the CFQ/BFQ file when it has lines, else the throttle one, as `docker stats` reads them.
+ */
+function readBlock(loc: CgroupLocation): { read: number; write: number } | undefined {
+  const dir = loc.blkioDir;
+  if (dir === undefined) return undefined;
+  const text = (file: string) => {
+    try {
+      return readFileSync(join(dir, file), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  if (loc.version === 2) {
+    const stat = text('io.stat');
+    return stat === null ? undefined : parseIoStat(stat);
+  }
+  const scheduler = text('blkio.io_service_bytes_recursive');
+  if (scheduler !== null && / (Read|Write) /.test(scheduler))
+    return parseBlkioServiceBytes(scheduler);
+  const throttle = text('blkio.throttle.io_service_bytes_recursive');
+  return throttle === null ? undefined : parseBlkioServiceBytes(throttle);
 }
 
 const UNLIMITED = 2 ** 60;
@@ -161,6 +223,7 @@ export function readCgroupSample(
     limit = max === 'max' ? UNLIMITED : Number(max);
   }
   const net = parseNetDev(readFileSync(join(procRoot, String(loc.pid), 'net', 'dev'), 'utf8'));
+  const block = readBlock(loc);
   return {
     atNs,
     cpuNs,
@@ -168,6 +231,8 @@ export function readCgroupSample(
     memoryLimit: limit >= UNLIMITED || limit <= 0 ? machineMemory : Math.min(limit, machineMemory),
     rxBytes: net.rx,
     txBytes: net.tx,
+    blockReadBytes: block?.read,
+    blockWriteBytes: block?.write,
   };
 }
 

@@ -39,6 +39,8 @@ export function containerStatsReader(
         memory_limit: s.memoryLimit,
         rx_bytes: s.rxBytes,
         tx_bytes: s.txBytes,
+        ...(s.blockReadBytes === undefined ? {} : { block_read_bytes: s.blockReadBytes }),
+        ...(s.blockWriteBytes === undefined ? {} : { block_write_bytes: s.blockWriteBytes }),
       });
     }
     return { samples };

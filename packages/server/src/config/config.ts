@@ -83,10 +83,6 @@ const envSchema = z.object({
   BERTH_STATS_SOURCE: z
     .enum(['auto', 'files', 'api'], { message: 'must be auto, files or api' })
     .default('auto'),
-  /** Hours each metrics history tier keeps (10 s, 1 min, 15 min points); 0 keeps for ever. */
-  BERTH_HISTORY_RAW_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
-  BERTH_HISTORY_MINUTE_HOURS: z.coerce.number().int().min(0).max(87_600).default(168),
-  BERTH_HISTORY_QUARTER_HOURS: z.coerce.number().int().min(0).max(87_600).default(2160),
   /** Where the built web app lives; defaults to packages/web/dist beside the server. */
   BERTH_WEB_DIR: z.string().min(1).optional(),
   /** A URL answering JSON {version, url, notes} about Berth's newest release; unset = no checks. */
@@ -129,8 +125,6 @@ export interface AppConfig {
   webDir: string;
   localSocket: string | null;
   statsSource: 'auto' | 'files' | 'api';
-  /** Hours each metrics history tier keeps (decision 036). */
-  historyRetention: { rawHours: number; minuteHours: number; quarterHours: number };
   /** Where Berth reads about its own newest release, or null for no checks. */
   releaseFeedUrl: string | null;
   /** Base URLs of the notification services with a fixed API address. */
@@ -182,11 +176,6 @@ export function loadConfig(
     webDir: resolve(e.BERTH_WEB_DIR ?? DEFAULT_WEB_DIR),
     localSocket: e.BERTH_LOCAL_SOCKET === 'none' ? null : e.BERTH_LOCAL_SOCKET,
     statsSource: e.BERTH_STATS_SOURCE,
-    historyRetention: {
-      rawHours: e.BERTH_HISTORY_RAW_HOURS,
-      minuteHours: e.BERTH_HISTORY_MINUTE_HOURS,
-      quarterHours: e.BERTH_HISTORY_QUARTER_HOURS,
-    },
     releaseFeedUrl: e.BERTH_RELEASE_FEED_URL ?? null,
     notificationEndpoints: {
       telegramApiUrl: e.BERTH_TELEGRAM_API_URL,

@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase, type Db } from '../../db/database.js';
 import { historyFleet, statsOf } from '../../test/history-fleet.js';
 import { MetricsHistoryService } from './metrics-history.service.js';
 import { createMetricsHistoryStore, type MetricsHistoryStore } from './metrics-history.store.js';
+import { DEFAULT_RETENTION, type HistoryRetention } from './tiers.js';
 
 const T0 = 1_800_000_000_000; // ms, a multiple of 15 min
 let dir: string;
@@ -30,7 +31,11 @@ function logger() {
 }
 
 /** A history on a fake fleet with one container whose CPU follows `cpuAt(second)`. */
-function setup(s: MetricsHistoryStore, cpuAt: (second: number) => number) {
+function setup(
+  s: MetricsHistoryStore,
+  cpuAt: (second: number) => number,
+  retention?: () => HistoryRetention,
+) {
   const fake = historyFleet([{ id: 'h1' }]);
   const clock = { now: T0 };
   const c = fake.add('h1', { id: 'c1', name: 'web', running: true, stats: statsOf(0, 100) });
@@ -42,6 +47,7 @@ function setup(s: MetricsHistoryStore, cpuAt: (second: number) => number) {
     now: () => clock.now,
     mono: () => clock.now,
     rest: () => Promise.resolve(),
+    ...(retention === undefined ? {} : { retention }),
   });
   /** Stats passes every `everyS` seconds for `seconds`, each written. */
   const run = async (seconds: number, everyS = 10) => {
@@ -96,7 +102,7 @@ describe('metrics history roll-ups and retention', () => {
     await history.flush();
     const report = await history.maintain();
     expect(report.deleted).toBe(2 * 360 * 2); // the container's and the host's
-    expect(report.steps).toBeGreaterThan(100); // a minute of points per step
+    expect(report.steps).toBeGreaterThan(20); // bounded steps, not one delete
     const rows = await db
       .selectFrom('metric_points' as never)
       .select(['tier' as never])
@@ -108,6 +114,84 @@ describe('metrics history roll-ups and retention', () => {
     });
     expect(left.tier).toBe('1m');
     expect(left.t.length).toBe(120);
+  });
+
+  it("reads each tier's retention at every round: a changed setting applies at the next", async () => {
+    const retention = { ...DEFAULT_RETENTION };
+    const { history, run, clock } = setup(
+      store,
+      () => 1,
+      () => retention,
+    );
+    await run(3 * 3600, 10);
+    clock.now += 5 * 60_000;
+    await history.maintain();
+    const raw = async () => {
+      const rows = await db
+        .selectFrom('metric_points' as never)
+        .select(['t' as never])
+        .where('tier' as never, '=', 0 as never)
+        .orderBy('t' as never)
+        .execute();
+      return rows.map((r) => (r as { t: number }).t);
+    };
+    expect((await raw())[0]).toBe(T0 / 1000); // 24 h: all three hours kept
+    retention.rawHours = 1;
+    const report = await history.maintain();
+    expect(report.deleted).toBeGreaterThan(0);
+    const nowS = clock.now / 1000;
+    expect((await raw())[0]).toBeGreaterThanOrEqual(nowS - 3600);
+    // The query plan follows too: two hours back is now answered from the 1 min tier.
+    const answer = await history.query('h1', 'web', {
+      from: new Date(clock.now - 2 * 3600_000).toISOString(),
+      to: new Date(clock.now).toISOString(),
+    });
+    expect(answer.tier).toBe('1m');
+  });
+
+  it("rolls a bucket up in batches of series sized from the last step's time", async () => {
+    const fake = historyFleet([{ id: 'h1' }]);
+    for (let i = 0; i < 400; i++)
+      fake.add('h1', { id: `c${i}`, name: `app-${i}`, running: true, stats: statsOf(i % 7, 100) });
+    const batches: number[] = [];
+    const slow: MetricsHistoryStore = {
+      ...store,
+      rollup: async (tier, res, from, to, series) => {
+        if (tier === 1) batches.push(series.length);
+        const n = await store.rollup(tier, res, from, to, series);
+        const until = performance.now() + 20; // a slow machine: each step takes 20 ms
+        while (performance.now() < until);
+        return n;
+      },
+    };
+    let now = T0;
+    const history = new MetricsHistoryService({
+      store: slow,
+      fleet: fake.fleet,
+      log: logger().log,
+      now: () => now,
+      mono: () => now,
+      rest: () => Promise.resolve(),
+    });
+    for (let i = 0; i < 12; i++) {
+      history.sampleNow();
+      await history.flush();
+      now += 10_000;
+    }
+    now += 3 * 60_000;
+    const report = await history.maintain();
+    // The first step reads 200 series of the minute, the next ones fewer: 8 ms is the aim.
+    expect(batches[0]).toBe(200);
+    expect(batches.slice(1).every((n) => n < 200)).toBe(true);
+    expect(batches.slice(0, 3).reduce((a, b) => a + b, 0)).toBeLessThan(401);
+    // Every series of every minute is rolled up once: 401 series, 2 minutes.
+    expect(report.rolledUp).toBe(401 * 2);
+    const minutes = await db
+      .selectFrom('metric_points' as never)
+      .select(['series_id' as never])
+      .where('tier' as never, '=', 1 as never)
+      .execute();
+    expect(minutes.length).toBe(401 * 2);
   });
 
   it('answers 404 for a container that has no history', async () => {

@@ -20,7 +20,11 @@ export interface MetricsHistoryDeps {
     warn(obj: object, msg: string): void;
     error(obj: object, msg: string): void;
   };
-  retention?: HistoryRetention;
+  /**
+   * Hours each tier keeps, read at every maintenance round and query (the settings' values:
+   * a change applies at the next round). Default: the contract's.
+   */
+  retention?: HistoryRetention | (() => HistoryRetention);
   /** Wall clock and monotonic clock, ms (mocked in tests and bench/history). */
   now?: () => number;
   mono?: () => number;
@@ -47,7 +51,7 @@ const isDiskFull = (err: unknown) =>
 export class MetricsHistoryService {
   private readonly sampler: Sampler;
   private readonly maintenance: Maintenance;
-  private readonly tiers;
+  private readonly retention: () => HistoryRetention;
   private readonly now: () => number;
   private pending: ClosedPoint[] = [];
   private flushing: Promise<void> | null = null;
@@ -60,11 +64,12 @@ export class MetricsHistoryService {
   constructor(private readonly deps: MetricsHistoryDeps) {
     this.now = deps.now ?? Date.now;
     const mono = deps.mono ?? (() => performance.now());
-    this.tiers = tiersOf(deps.retention ?? DEFAULT_RETENTION);
-    this.sampler = new Sampler(deps.fleet, { now: this.now, mono }, this.tiers[0].resolution);
+    const retention = deps.retention ?? DEFAULT_RETENTION;
+    this.retention = typeof retention === 'function' ? retention : () => retention;
+    this.sampler = new Sampler(deps.fleet, { now: this.now, mono }, this.tiers()[0].resolution);
     this.maintenance = new Maintenance(
       deps.store,
-      this.tiers,
+      () => this.tiers(),
       deps.rest ?? ((took) => sleep(Math.min(50, Math.max(1, took)))),
     );
   }
@@ -126,7 +131,7 @@ export class MetricsHistoryService {
     const nowS = Math.floor(this.now() / 1000);
     const to = q.to === undefined ? nowS : Math.floor(Date.parse(q.to) / 1000);
     const from = q.from === undefined ? to - 3600 : Math.floor(Date.parse(q.from) / 1000);
-    const plan = planQuery(this.tiers, nowS, from, to, q.step);
+    const plan = planQuery(this.tiers(), nowS, from, to, q.step);
     const name =
       containerId === null
         ? ''
@@ -148,6 +153,11 @@ export class MetricsHistoryService {
       from,
       to,
     });
+  }
+
+  /** The tiers with the retention as it is set now. */
+  private tiers() {
+    return tiersOf(this.retention());
   }
 
   private async write(): Promise<void> {

@@ -47,9 +47,21 @@ export interface MetricsHistoryStore {
   points(seriesId: number, tier: TierNo, from: number, to: number): Promise<PointRow[]>;
   doneUntil(tier: TierNo): Promise<number | null>;
   setDoneUntil(tier: TierNo, t: number): Promise<void>;
-  oldest(tier: TierNo): Promise<number | null>;
-  /** Rolls `[from, to)` of the tier below into `tier`'s buckets of `resolution` s; answers rows read. */
-  rollup(tier: TierNo, resolution: number, from: number, to: number): Promise<number>;
+  /** The tier's oldest point's time (at or after `from` when given). */
+  oldest(tier: TierNo, from?: number): Promise<number | null>;
+  /** The series with points of the tier in `[from, to)`, ascending. */
+  seriesIn(tier: TierNo, from: number, to: number): Promise<number[]>;
+  /**
+   * Rolls `[from, to)` of the named series of the tier below into `tier`'s buckets of
+   * `resolution` s; answers the points written.
+   */
+  rollup(
+    tier: TierNo,
+    resolution: number,
+    from: number,
+    to: number,
+    series: readonly number[],
+  ): Promise<number>;
   /** Deletes the tier's points in `[from, to)`; answers how many went. */
   deleteRange(tier: TierNo, from: number, to: number): Promise<number>;
   /** Removes series without a point left, except those named (being written now). */
@@ -130,28 +142,43 @@ export function createMetricsHistoryStore(base: Db): MetricsHistoryStore {
         .execute();
     },
 
-    async oldest(tier) {
+    async oldest(tier, from) {
       const row = await db
         .selectFrom('metric_points')
         .select('t')
         .where('tier', '=', tier)
+        .$if(from !== undefined, (q) => q.where('t', '>=', from ?? 0))
         .orderBy('t')
         .limit(1)
         .executeTakeFirst();
       return row?.t ?? null;
     },
 
-    async rollup(tier, resolution, from, to) {
-      const result = await sql
-        .raw(
-          `INSERT OR IGNORE INTO metric_points
-             (tier, series_id, t, n, ${rolledColumns.join(', ')}, restarts, health)
-           SELECT ${tier}, series_id, (t / ${resolution}) * ${resolution} AS b, SUM(n),
-             ${rolledSelect}, MAX(restarts), MAX(health)
-           FROM metric_points WHERE tier = ${tier - 1} AND t >= ${from} AND t < ${to}
-           GROUP BY series_id, b`,
-        )
-        .execute(db);
+    async seriesIn(tier, from, to) {
+      // The (tier, t) index holds the series id: a scan of the index alone.
+      const rows = await db
+        .selectFrom('metric_points')
+        .select('series_id')
+        .distinct()
+        .where('tier', '=', tier)
+        .where('t', '>=', from)
+        .where('t', '<', to)
+        .execute();
+      return rows.map((r) => r.series_id).sort((a, b) => a - b);
+    },
+
+    async rollup(tier, resolution, from, to, series) {
+      if (series.length === 0) return 0;
+      // Each series' points of the window are one range of the primary key. Literal numbers:
+      // a bound one is a REAL to SQLite, and `t / 60.0` would not make a bucket.
+      const result = await sql`INSERT OR IGNORE INTO metric_points
+             (tier, series_id, t, n, ${sql.raw(rolledColumns.join(', '))}, restarts, health)
+           SELECT ${sql.lit(tier)}, series_id, (t / ${sql.lit(resolution)}) * ${sql.lit(resolution)} AS b, SUM(n),
+             ${sql.raw(rolledSelect)}, MAX(restarts), MAX(health)
+           FROM metric_points
+           WHERE tier = ${sql.lit(tier - 1)} AND series_id IN (${sql.join(series)})
+             AND t >= ${from} AND t < ${to}
+           GROUP BY series_id, b`.execute(db);
       return Number(result.numAffectedRows ?? 0n);
     },
 

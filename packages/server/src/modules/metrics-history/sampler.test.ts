@@ -47,6 +47,36 @@ describe('the 10 s points of the stats passes', () => {
     expect(second?.values).toMatchObject({ rx: null, tx: null });
   });
 
+  it('gives block I/O rates per container and summed for the host, none without counters', () => {
+    const { fake, sampler, advance } = setup();
+    const block = (br: number | undefined, bw: number | undefined) => ({
+      ...statsOf(1, 1),
+      block_read: br,
+      block_write: bw,
+    });
+    const a = fake.add('h1', { id: 'c1', name: 'db', running: true, stats: block(0, 0) });
+    const b = fake.add('h1', { id: 'c2', name: 'web', running: true, stats: block(0, 0) });
+    const none = fake.add('h1', { id: 'c3', name: 'api', running: true, stats: statsOf(1, 1) });
+    sampler.sample();
+    advance(10_000);
+    a.stats = block(50_000, 200_000);
+    b.stats = block(10_000, 0);
+    none.stats = statsOf(1, 1);
+    sampler.sample();
+    advance(10_000);
+    const closed = sampler.sample(); // the bucket of the second pass
+    expect(closed.find((p) => p.name === 'db')?.values).toMatchObject({ br: 5000, bw: 20_000 });
+    expect(closed.find((p) => p.name === 'web')?.values).toMatchObject({ br: 1000, bw: 0 });
+    expect(closed.find((p) => p.name === 'api')?.values).toMatchObject({ br: null, bw: null });
+    expect(closed.find((p) => p.name === '')?.values).toMatchObject({ br: 6000, bw: 20_000 });
+    a.stats = block(100, 100); // restarted: the counters begin again, no negative rate
+    advance(10_000);
+    sampler.sample();
+    advance(10_000);
+    const after = sampler.sample().find((p) => p.name === 'db');
+    expect(after?.values).toMatchObject({ br: null, bw: null });
+  });
+
   it('writes no bucket twice and no negative rate when the wall clock jumps back', () => {
     const { fake, clock, sampler, advance } = setup();
     const c = fake.add('h1', { id: 'c1', name: 'web', running: true, stats: statsOf(5, 1, 0, 0) });

@@ -41,6 +41,18 @@ interface Accumulator {
 
 type Reading = Omit<ClosedPoint, 't' | 'n'>;
 
+/** A container's cumulative counters at one pass (block ones when its stats source has them). */
+interface Counters {
+  rx: number;
+  tx: number;
+  br: number | undefined;
+  bw: number | undefined;
+}
+type Rates = { rx: number | null; tx: number | null; br: number | null; bw: number | null };
+const NO_RATES: Rates = { rx: null, tx: null, br: null, bw: null };
+/** Adds a container's rate to its host's sum; null stays null until some container has one. */
+const plus = (sum: number | null, rate: number | null) => (rate === null ? sum : (sum ?? 0) + rate);
+
 const CONTAINER_HEALTH = { healthy: 1, starting: 2, unhealthy: 3 } as const;
 const HOST_HEALTH = { online: 1, degraded: 2, offline: 3, error: 3 } as const;
 /** The disk is measured once a minute per host: a statfs or an agent call, not every tick. */
@@ -52,15 +64,16 @@ const zeros = (): Record<Gauge, number> =>
 
 /**
  * Turns the monitor's stats passes into 10 s points: every sample of a series within a bucket
- * is averaged into it, and a bucket is handed over once the clock has left it. Network rates
- * come from the cumulative counters over the monotonic clock: a counter that went back (a
- * restart) or no time passed gives no rate, never a negative one. When the wall clock jumps
- * back, samples are dropped until it passes the last bucket again, so no point is written twice.
+ * is averaged into it, and a bucket is handed over once the clock has left it. Network and
+ * block I/O rates come from the cumulative counters over the monotonic clock: a counter that
+ * went back (a restart) or no time passed gives no rate, never a negative one. When the wall
+ * clock jumps back, samples are dropped until it passes the last bucket again, so no point is
+ * written twice.
  */
 export class Sampler {
   private readonly open = new Map<string, Accumulator>();
   private readonly lastBucket = new Map<string, number>();
-  private readonly counters = new Map<string, { rx: number; tx: number; at: number }>();
+  private readonly counters = new Map<string, Counters & { at: number }>();
   private readonly disks = new Map<string, { percent: number | null; at: number }>();
 
   constructor(
@@ -76,8 +89,7 @@ export class Sampler {
     const closed = this.closeBefore(bucket);
     const seenCounters = new Set<string>();
     for (const host of this.fleet.hosts()) {
-      let rx: number | null = null;
-      let tx: number | null = null;
+      let sums: Rates = NO_RATES;
       let restarts = 0;
       for (const c of host.status === 'offline' ? [] : this.fleet.containers(host.id)) {
         const stats = c.state === 'running' ? this.fleet.containerStats(host.id, c.id) : undefined;
@@ -85,11 +97,18 @@ export class Sampler {
         restarts += c.restartCount;
         const key = `${host.id}\0${c.id}`;
         seenCounters.add(key);
-        const rate = this.rates(key, stats.network_rx, stats.network_tx);
-        if (rate !== null) {
-          rx = (rx ?? 0) + rate.rx;
-          tx = (tx ?? 0) + rate.tx;
-        }
+        const rate = this.rates(key, {
+          rx: stats.network_rx,
+          tx: stats.network_tx,
+          br: stats.block_read,
+          bw: stats.block_write,
+        });
+        sums = {
+          rx: plus(sums.rx, rate.rx),
+          tx: plus(sums.tx, rate.tx),
+          br: plus(sums.br, rate.br),
+          bw: plus(sums.bw, rate.bw),
+        };
         this.add(bucket, {
           hostId: host.id,
           name: c.name,
@@ -98,11 +117,7 @@ export class Sampler {
             cpu: pct(stats.cpu_percent),
             mem: stats.memory_usage,
             mem_pct: pct(stats.memory_percent),
-            rx: rate?.rx ?? null,
-            tx: rate?.tx ?? null,
-            // Not sampled by the stats pass yet: kept empty rather than guessed.
-            br: null,
-            bw: null,
+            ...rate,
             disk: null,
           },
           restarts: c.restartCount,
@@ -118,10 +133,7 @@ export class Sampler {
           cpu: stats === null ? null : pct(stats.cpu_percent),
           mem: stats?.mem_bytes ?? null,
           mem_pct: stats === null ? null : pct(stats.mem_percent),
-          rx,
-          tx,
-          br: null,
-          bw: null,
+          ...sums,
           disk: stats === null ? null : this.disk(host.id),
         },
         restarts: stats === null ? null : restarts,
@@ -137,16 +149,30 @@ export class Sampler {
     return this.closeBefore(Number.POSITIVE_INFINITY);
   }
 
-  private rates(key: string, rxBytes: number, txBytes: number) {
+  /**
+   * Rates since the last pass over the monotonic clock. A pair of counters that went back (a
+   * restart) or lacks a reading, or no time passed, gives no rate: never a negative one.
+   */
+  private rates(key: string, now: Counters): Rates {
     const at = this.clock.mono();
     const prev = this.counters.get(key);
-    this.counters.set(key, { rx: rxBytes, tx: txBytes, at });
-    if (prev === undefined) return null;
+    this.counters.set(key, { ...now, at });
+    if (prev === undefined) return NO_RATES;
     const seconds = (at - prev.at) / 1000;
-    if (seconds <= 0 || rxBytes < prev.rx || txBytes < prev.tx) return null;
+    if (seconds <= 0) return NO_RATES;
+    const rate = (before: number | undefined, after: number | undefined) =>
+      before === undefined || after === undefined || after < before
+        ? null
+        : Math.round((after - before) / seconds);
+    // A counter of a pair that went back means both were reset (a restart): neither counts.
+    const both = (a: number | null, b: number | null) => (a === null || b === null ? null : [a, b]);
+    const net = both(rate(prev.rx, now.rx), rate(prev.tx, now.tx));
+    const block = both(rate(prev.br, now.br), rate(prev.bw, now.bw));
     return {
-      rx: Math.round((rxBytes - prev.rx) / seconds),
-      tx: Math.round((txBytes - prev.tx) / seconds),
+      rx: net?.[0] ?? null,
+      tx: net?.[1] ?? null,
+      br: block?.[0] ?? null,
+      bw: block?.[1] ?? null,
     };
   }
 

@@ -1,1 +1,6 @@
-export { RetentionService, type RetentionDeps, type RetentionReport } from './retention.service.js';
+export {
+  nextStepSize,
+  RetentionService,
+  type RetentionDeps,
+  type RetentionReport,
+} from './retention.service.js';

@@ -13,6 +13,8 @@ export function samplesFromAgent(answer: AgentContainerStatsAnswer): Map<string,
         memoryLimit: s.memory_limit,
         rxBytes: s.rx_bytes,
         txBytes: s.tx_bytes,
+        blockReadBytes: s.block_read_bytes,
+        blockWriteBytes: s.block_write_bytes,
       },
     ]),
   );

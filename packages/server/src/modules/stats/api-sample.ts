@@ -10,6 +10,24 @@ export interface EngineStatsJson {
   };
   memory_stats?: { usage?: number; limit?: number; stats?: Record<string, number> };
   networks?: Record<string, { rx_bytes?: number; tx_bytes?: number }>;
+  /** Per device and operation; `op` is `Read`/`Write` on cgroup v1, `read`/`write` on v2. */
+  blkio_stats?: {
+    io_service_bytes_recursive?: { op?: string; value?: number }[] | null;
+  };
+}
+
+/** Bytes read and written over every device; undefined when the engine sent no block stats. */
+function blockBytes(json: EngineStatsJson): { read: number; write: number } | undefined {
+  if (json.blkio_stats === undefined) return undefined;
+  let read = 0;
+  let write = 0;
+  // null: nothing was read or written yet (the engine leaves an empty list out).
+  for (const entry of json.blkio_stats.io_service_bytes_recursive ?? []) {
+    const op = entry.op?.toLowerCase();
+    if (op === 'read') read += entry.value ?? 0;
+    if (op === 'write') write += entry.value ?? 0;
+  }
+  return { read, write };
 }
 
 /** A RawSample from one `stats?stream=false&one-shot=true` answer. */
@@ -24,6 +42,7 @@ export function sampleFromEngineStats(json: EngineStatsJson): RawSample {
     rx += counters.rx_bytes ?? 0;
     tx += counters.tx_bytes ?? 0;
   }
+  const block = blockBytes(json);
   const readAt = json.read === undefined ? NaN : Date.parse(json.read);
   return {
     atNs: Number.isNaN(readAt) ? process.hrtime.bigint() : BigInt(readAt) * 1_000_000n,
@@ -34,5 +53,7 @@ export function sampleFromEngineStats(json: EngineStatsJson): RawSample {
     memoryLimit: json.memory_stats?.limit ?? 0,
     rxBytes: rx,
     txBytes: tx,
+    blockReadBytes: block?.read,
+    blockWriteBytes: block?.write,
   };
 }

@@ -11,6 +11,12 @@ export interface ContainerStats {
   network_tx: number;
   /** (rx + tx) bytes per second since the previous sample. */
   net_bytes_per_sec: number;
+  /**
+   * Cumulative block bytes read and written, when the source has them (internal: the live
+   * channel's messages name their fields; metrics history makes rates of them).
+   */
+  block_read?: number | undefined;
+  block_write?: number | undefined;
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -29,6 +35,8 @@ export function computeStats(prev: RawSample | undefined, next: RawSample): Cont
     memory_percent,
     network_rx: next.rxBytes,
     network_tx: next.txBytes,
+    block_read: next.blockReadBytes,
+    block_write: next.blockWriteBytes,
   };
   if (prev === undefined) return { ...base, cpu_percent: 0, net_bytes_per_sec: 0 };
   const wallNs = Number(next.atNs - prev.atNs);

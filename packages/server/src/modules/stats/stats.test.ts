@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { sampleFromEngineStats } from './api-sample.js';
-import { parseMountinfo, parseNetDev, parseProcCgroup } from '@berth/agent/cgroup-files';
+import {
+  parseBlkioServiceBytes,
+  parseIoStat,
+  parseMountinfo,
+  parseNetDev,
+  parseProcCgroup,
+} from '@berth/agent/cgroup-files';
 import { SparklineSet } from './ring-buffer.js';
 import { computeStats, type RawSample } from './stats-sample.js';
 
@@ -72,6 +78,27 @@ describe('file parsers', () => {
     expect(parseNetDev(dev)).toEqual({ rx: 1200, tx: 3400 });
   });
 
+  it('sums block bytes over devices from io.stat (v2) and blkio (v1)', () => {
+    const v2 = [
+      '8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0',
+      '253:0 rbytes=100 wbytes=0 rios=1 wios=0 dbytes=0 dios=0',
+      '',
+    ].join('\n');
+    expect(parseIoStat(v2)).toEqual({ read: 4196, write: 8192 });
+    const v1 = [
+      '254:0 Read 10',
+      '254:0 Write 20992000',
+      '254:0 Sync 20992000',
+      '254:0 Async 0',
+      '254:0 Total 20992010',
+      '8:0 Read 5',
+      'Total 20992015',
+      '',
+    ].join('\n');
+    expect(parseBlkioServiceBytes(v1)).toEqual({ read: 15, write: 20_992_000 });
+    expect(parseBlkioServiceBytes('Total 0\n')).toEqual({ read: 0, write: 0 });
+  });
+
   it('takes working-set memory and non-lo traffic from an Engine API answer', () => {
     const s = sampleFromEngineStats({
       read: '2026-11-22T10:00:00Z',
@@ -86,6 +113,33 @@ describe('file parsers', () => {
       txBytes: 9,
       onlineCpus: 2,
     });
+    expect(s.blockReadBytes).toBeUndefined();
+  });
+
+  it('sums block bytes of an Engine API answer in either cgroup version', () => {
+    const v1 = sampleFromEngineStats({
+      blkio_stats: {
+        io_service_bytes_recursive: [
+          { op: 'Read', value: 3 },
+          { op: 'Write', value: 7 },
+          { op: 'Total', value: 10 },
+          { op: 'Write', value: 1 },
+        ],
+      },
+    });
+    expect(v1).toMatchObject({ blockReadBytes: 3, blockWriteBytes: 8 });
+    const v2 = sampleFromEngineStats({
+      blkio_stats: {
+        io_service_bytes_recursive: [
+          { op: 'read', value: 5 },
+          { op: 'write', value: 9 },
+        ],
+      },
+    });
+    expect(v2).toMatchObject({ blockReadBytes: 5, blockWriteBytes: 9 });
+    // The engine leaves an empty list out: nothing read or written yet.
+    const idle = sampleFromEngineStats({ blkio_stats: { io_service_bytes_recursive: null } });
+    expect(idle).toMatchObject({ blockReadBytes: 0, blockWriteBytes: 0 });
   });
 });
 
