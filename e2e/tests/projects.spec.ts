@@ -16,6 +16,7 @@ const tcpProject = `e2etcp${hex}`;
 const dir = mkdtempSync(join(tmpdir(), `e2e-proj-${hex}-`));
 const composePath = join(dir, 'compose.yaml');
 const made: ['local' | 'plain', string][] = [];
+const ARTIFACTS = new URL('../.artifacts/', import.meta.url).pathname;
 
 function service(engine: 'local' | 'plain', project: string, name: string, dependsOn?: string) {
   const container = `${project}-${name}-1`;
@@ -121,11 +122,14 @@ test('compose projects: grouped, stopped and started in order, the compose file,
     timeout: 15_000,
   });
 
+  await page.screenshot({ path: `${ARTIFACTS}projects-1440.png` });
+
   // The compose file, read-only, as Berth read it from the label's path.
   await card.getByRole('button', { name: 'Compose file' }).click();
   const file = page.getByRole('dialog', { name: `Compose file: ${localProject}` });
   await expect(file.getByTestId('compose-file-content')).toContainText('depends_on: [db]');
   await expect(file).toContainText(composePath);
+  await page.screenshot({ path: `${ARTIFACTS}projects-compose-file.png` });
   await page.keyboard.press('Escape');
 
   // Over TCP Berth says why it cannot show the file.
@@ -154,4 +158,5 @@ test('compose projects: grouped, stopped and started in order, the compose file,
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${ARTIFACTS}projects-390.png`, fullPage: true });
 });
