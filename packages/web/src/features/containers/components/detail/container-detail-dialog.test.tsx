@@ -15,6 +15,7 @@ vi.mock('@/lib/live/live-provider', () => import('@/test/fake-live'));
 vi.mock('../power-buttons', () => ({ PowerButtons: () => null }));
 vi.mock('../container-logs-panel', () => ({ ContainerLogsPanel: () => null }));
 vi.mock('./info-tab', () => ({ InfoTab: () => null }));
+vi.mock('./metrics-tab', () => ({ MetricsTab: () => null }));
 vi.mock('./events-tab', () => ({ EventsTab: () => null }));
 vi.mock('./alerts-tab', () => ({ AlertsTab: () => null }));
 vi.mock('./health-check-tab', () => ({ HealthCheckTab: () => null }));
