@@ -96,10 +96,16 @@ test('a role the admin requires it of is held to enrolment after sign-in; an adm
   await expect(otto.page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 
   await page.goto('/settings?tab=users');
+  const ottoSignIn = page
+    .getByTestId('user-row')
+    .filter({ hasText: 'otto' })
+    .getByTestId('user-sign-in');
+  await expect(ottoSignIn).toHaveText('Two-factor');
   await page.getByRole('button', { name: 'Actions for otto' }).click();
   await page.getByRole('menuitem', { name: 'Reset two-factor…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Reset two-factor' }).click();
   await expect(page.getByText('Two-factor sign-in reset for "otto"')).toBeVisible();
+  await expect(ottoSignIn).toHaveText('Password');
   // Held again: the next screen they open asks them to enrol anew.
   await otto.page.reload();
   await expect(forced).toBeVisible();

@@ -25,6 +25,10 @@ export const managedUserSchema = lazySchema(() =>
     /** The host tags the user is limited to (a host with one of them); empty = every host. */
     host_tags: z.array(z.string()),
     created_at: z.string(),
+    /** The user signs in with a second factor (an authenticator app). */
+    two_factor: z.boolean(),
+    /** A single sign-on provider account is linked to the user. */
+    sso_linked: z.boolean(),
   }),
 );
 export type ManagedUser = z.infer<typeof managedUserSchema>;

@@ -67,6 +67,10 @@ export async function createAccessServices({
     auth,
     audit,
   });
+  users.useSignInMethods(async () => ({
+    twoFactor: await twoFactor.enabledUserIds(),
+    ssoLinked: await sso.linkedUserIds(),
+  }));
   // Once password sign-in is off, only admins keep theirs (break-glass).
   auth.useSignInChecks({ passwordSignIn: (user) => sso.checkPasswordSignIn(user) });
   return { auth, sessions, twoFactor, users, sso };

@@ -1,10 +1,12 @@
 import { createServer } from 'node:net';
 import type {
   AuditResponse,
+  CreatedUser,
   SsoLoginInfo,
   SsoSettingsUpdate,
   SsoSettingsView,
   SsoTestResult,
+  UsersResponse,
 } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listenOnLoopback } from '../../test/listen.js';
@@ -271,8 +273,13 @@ describe('single sign-on with a real OpenID provider', () => {
       payload: { username: 'stranger', role: 'viewer' },
     });
     expect(made.statusCode).toBe(201);
+    expect(made.json<CreatedUser>().user).toMatchObject({ sso_linked: false, two_factor: false });
     // Known now: linked by name, and the claim decides the role.
     expect((await signOn('stranger', ['berth-ops'])).role).toBe('operator');
+    const listed = (
+      await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })
+    ).json<UsersResponse>().users;
+    expect(listed.find((u) => u.username === 'stranger')?.sso_linked).toBe(true);
   });
 
   it('refuses a disabled Berth user and keeps the last enabled admin', async () => {

@@ -101,6 +101,11 @@ export class SsoService {
     return this.view();
   }
 
+  /** Who has a provider account linked (Settings → Users shows it). */
+  linkedUserIds(): Promise<number[]> {
+    return this.deps.store.linkedUserIds();
+  }
+
   test(issuer: string): Promise<SsoTestResult> {
     return probe(issuer);
   }

@@ -72,6 +72,12 @@ export function createSsoStore(db: Db) {
           .executeTakeFirst()
       )?.user_id,
 
+    /** Every user with a provider account linked, for Settings → Users. */
+    linkedUserIds: async (): Promise<number[]> =>
+      (await db.selectFrom('sso_identities').select('user_id').distinct().execute()).map(
+        (row) => row.user_id,
+      ),
+
     /** Whether the user already has a provider account linked (of whichever issuer). */
     hasLink: async (userId: number) =>
       (await db

@@ -1,4 +1,9 @@
-import type { CreatedApiKey, RecoveryCodes, TwoFactorEnrolment } from '@berth/contracts';
+import type {
+  CreatedApiKey,
+  RecoveryCodes,
+  TwoFactorEnrolment,
+  UsersResponse,
+} from '@berth/contracts';
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -52,6 +57,12 @@ describe('two-factor sign-in over HTTP', () => {
     const { secret, codes } = await enrol(admin);
     const status = await call('GET', '/api/account/two-factor', admin);
     expect(status.json()).toMatchObject({ enabled: true, recovery_codes_left: 10 });
+    // Settings → Users shows who signs in with a second factor.
+    const listed = (await call('GET', '/api/users', admin)).json<UsersResponse>().users;
+    expect(listed.find((u) => u.username === 'admin')).toMatchObject({
+      two_factor: true,
+      sso_linked: false,
+    });
 
     const missing = await signIn('admin', CHANGED_PASSWORD);
     expect(missing.statusCode).toBe(401);

@@ -80,6 +80,11 @@ export class TwoFactorService {
     if (Array.isArray(roles)) this.required = new Set(roles);
   }
 
+  /** Who signs in with a second factor (Settings → Users shows it). */
+  enabledUserIds(): Promise<number[]> {
+    return this.deps.store.enabledUserIds();
+  }
+
   policy(): TwoFactorPolicy {
     return { required_roles: [...this.required].sort() };
   }

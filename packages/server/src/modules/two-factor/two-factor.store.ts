@@ -30,6 +30,12 @@ export function createTwoFactorStore(base: Db) {
     find: (userId: number): Promise<TwoFactorRow | undefined> =>
       db.selectFrom(TF).selectAll().where('user_id', '=', userId).executeTakeFirst(),
 
+    /** Every user who signs in with a second factor, for Settings → Users. */
+    enabledUserIds: async (): Promise<number[]> =>
+      (await db.selectFrom(TF).select('user_id').where('enabled_at', 'is not', null).execute()).map(
+        (row) => row.user_id,
+      ),
+
     isEnabled: async (userId: number): Promise<boolean> =>
       (await db
         .selectFrom(TF)

@@ -20,6 +20,10 @@ export interface UsersPorts {
   now?: () => number;
 }
 
+/** Who signs in with a second factor and who has a single sign-on account linked. */
+export type SignInMethods = () => Promise<{ twoFactor: number[]; ssoLinked: number[] }>;
+const NO_METHODS: SignInMethods = () => Promise.resolve({ twoFactor: [], ssoLinked: [] });
+
 const ADMIN_TAGS =
   'host_tags: Admins reach every host; choose another role to limit a user to tags';
 const LAST_ADMIN = 'The last enabled admin must stay an enabled admin; make another admin first';
@@ -27,6 +31,7 @@ const LAST_ADMIN = 'The last enabled admin must stay an enabled admin; make anot
 /** Settings → Users: creating users with one-time passwords, roles, disabling, deleting. */
 export class UsersService {
   private readonly now: () => number;
+  private signInMethods: SignInMethods = NO_METHODS;
 
   constructor(
     private readonly store: UsersStore,
@@ -35,8 +40,13 @@ export class UsersService {
     this.now = ports.now ?? Date.now;
   }
 
+  /** Two-factor and single sign-on are wired after users (single sign-on makes users). */
+  useSignInMethods(methods: SignInMethods): void {
+    this.signInMethods = methods;
+  }
+
   async list(): Promise<ManagedUser[]> {
-    return (await this.store.list()).map(toManagedUser);
+    return this.managed(await this.store.list());
   }
 
   async create(request: CreateUserRequest): Promise<CreatedUser> {
@@ -55,7 +65,7 @@ export class UsersService {
       password_hash: await hashPassword(password),
       now: this.iso(),
     });
-    return { user: toManagedUser(await this.found(id)), password };
+    return { user: await this.managedOne(await this.found(id)), password };
   }
 
   async update(id: number, request: UpdateUserRequest, by: User): Promise<ManagedUser> {
@@ -90,7 +100,7 @@ export class UsersService {
     if (request.disabled === true) await this.endSessions(id);
     // Its open live sockets follow a new role, scope or disabling without a reconnect.
     await this.ports.userChanged?.(id);
-    return toManagedUser(await this.found(id));
+    return this.managedOne(await this.found(id));
   }
 
   async remove(id: number, by: User): Promise<void> {
@@ -166,6 +176,18 @@ export class UsersService {
     for (const tokenHash of await this.store.endSessions(id)) this.ports.closeSession(tokenHash);
   }
 
+  private async managed(rows: ManagedUserRow[]): Promise<ManagedUser[]> {
+    const methods = await this.signInMethods();
+    const sets = { twoFactor: new Set(methods.twoFactor), ssoLinked: new Set(methods.ssoLinked) };
+    return rows.map((row) => toManagedUser(row, sets));
+  }
+
+  private async managedOne(row: ManagedUserRow): Promise<ManagedUser> {
+    const [user] = await this.managed([row]);
+    if (user === undefined) throw new Error('unreachable: one row in, one user out');
+    return user;
+  }
+
   private async found(id: number): Promise<ManagedUserRow> {
     const row = await this.store.byId(id);
     if (row === undefined) throw notFound('User not found');
@@ -186,7 +208,10 @@ const oneTimePassword = () => randomBytes(16).toString('base64url');
 const blankToNull = (value: string | null | undefined) =>
   value === undefined || value === null || value === '' ? null : value;
 
-function toManagedUser(row: ManagedUserRow): ManagedUser {
+function toManagedUser(
+  row: ManagedUserRow,
+  methods: { twoFactor: Set<number>; ssoLinked: Set<number> },
+): ManagedUser {
   return {
     id: row.id,
     username: row.username,
@@ -197,5 +222,7 @@ function toManagedUser(row: ManagedUserRow): ManagedUser {
     is_first_login: row.is_first_login === 1,
     host_tags: JSON.parse(row.host_tags) as string[],
     created_at: row.created_at,
+    two_factor: methods.twoFactor.has(row.id),
+    sso_linked: methods.ssoLinked.has(row.id),
   };
 }

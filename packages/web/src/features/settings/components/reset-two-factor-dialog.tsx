@@ -1,8 +1,10 @@
 import type { ManagedUser } from '@berth/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { errorText } from '@/lib/api-client';
 import { useResetUserTwoFactor } from '../api/two-factor-api';
+import { usersQueryOptions } from '../api/users-api';
 
 /** Settings → Users: an admin's reset of a user's two-factor, for a lost device. */
 export function ResetTwoFactorDialog({
@@ -13,6 +15,7 @@ export function ResetTwoFactorDialog({
   onClose: () => void;
 }) {
   const reset = useResetUserTwoFactor();
+  const qc = useQueryClient();
   return (
     <ConfirmDialog
       open
@@ -26,6 +29,8 @@ export function ResetTwoFactorDialog({
         reset.mutate(user.id, {
           onSuccess: () => {
             toast.success(`Two-factor sign-in reset for "${user.username}"`);
+            // The users list shows who signs in with a second factor.
+            void qc.invalidateQueries({ queryKey: usersQueryOptions().queryKey });
             onClose();
           },
           onError: (err) => toast.error(`Failed to reset two-factor: ${errorText(err)}`),

@@ -106,6 +106,7 @@ function UsersTable({ users, onOpen }: { users: ManagedUser[]; onOpen: (open: Op
             <th className="py-1 pr-3 font-medium">Email</th>
             <th className="py-1 pr-3 font-medium">Role</th>
             <th className="py-1 pr-3 font-medium">Hosts</th>
+            <th className="py-1 pr-3 font-medium">Sign-in</th>
             <th className="py-1 pr-3 font-medium">Status</th>
             <th className="py-1 pr-3 font-medium">Created</th>
             <th className="py-1 font-medium">
@@ -122,6 +123,9 @@ function UsersTable({ users, onOpen }: { users: ManagedUser[]; onOpen: (open: Op
               <td className="py-2 pr-3 text-slate-300">{ROLE_LABELS[u.role]}</td>
               <td className="py-2 pr-3 text-slate-300" data-testid="user-hosts">
                 <HostScope user={u} />
+              </td>
+              <td className="py-2 pr-3" data-testid="user-sign-in">
+                <SignIn user={u} />
               </td>
               <td className="py-2 pr-3">
                 <Status user={u} />
@@ -147,6 +151,28 @@ function HostScope({ user }: { user: ManagedUser }) {
   return (
     <span aria-label={`Hosts tagged ${user.host_tags.join(' or ')}`}>
       <TagChips tags={user.host_tags} max={user.host_tags.length} />
+    </span>
+  );
+}
+
+/**
+ * How the user signs in: a second factor and a linked sign-on account as badges, else a
+ * password alone (a user single sign-on made has no password anyone knows).
+ */
+function SignIn({ user }: { user: ManagedUser }) {
+  if (!user.two_factor && !user.sso_linked) return <span className="text-slate-400">Password</span>;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {user.two_factor && (
+        <span className="rounded bg-emerald-500/15 px-1.5 text-xs leading-5 text-emerald-300">
+          Two-factor
+        </span>
+      )}
+      {user.sso_linked && (
+        <span className="rounded bg-sky-500/15 px-1.5 text-xs leading-5 text-sky-300">
+          Single sign-on
+        </span>
+      )}
     </span>
   );
 }
