@@ -97,6 +97,30 @@ const GROUPS: { title: string; fields: NumberField[] }[] = [
       },
     ],
   },
+  {
+    title: 'Metrics history',
+    fields: [
+      {
+        key: 'history_10s_retention_hours',
+        label: '10-second history',
+        unit: 'hours',
+        description:
+          'How long the finest history (CPU, memory, network, block I/O) is kept before only its 1-minute roll-up is left. Applies within a minute.',
+      },
+      {
+        key: 'history_1m_retention_hours',
+        label: '1-minute history',
+        unit: 'hours',
+        description: 'How long 1-minute points (with their lows and highs) are kept.',
+      },
+      {
+        key: 'history_15m_retention_hours',
+        label: '15-minute history',
+        unit: 'hours',
+        description: 'How long 15-minute points are kept: the longest history a chart can show.',
+      },
+    ],
+  },
 ];
 
 /** The toast for a value the bounds refuse (the health check timeout has its own text). */
