@@ -3,7 +3,7 @@ import type { EngineClientOptions, EngineEndpoint } from './engine-client.js';
 
 /** A network as the engine describes it; `Labels` may be null. */
 export type EngineNetwork = Omit<Docker.NetworkInspectInfo, 'Labels'> & {
-  Labels?: Record<string, string> | null;
+  Labels?: Record<string, string> | null | undefined;
 };
 
 /** What a new network is made with (the Engine API's create body, the fields Berth sets). */
