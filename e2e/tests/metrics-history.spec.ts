@@ -114,6 +114,11 @@ test("a container's and its host's history: charts, markers, zoom, ranges, a ref
   await expect(panel.getByRole('img', { name: 'CPU history chart' })).toBeVisible();
   await panel.getByRole('button', { name: 'Zoom out' }).click();
   await expect(panel.getByTestId('history-zoom')).toHaveCount(0);
+  // A double click goes back too.
+  await dragAcross(page, cpu, 0.8, 0.999);
+  await expect(panel.getByTestId('history-zoom')).toBeVisible();
+  await cpu.locator('.u-over').dblclick();
+  await expect(panel.getByTestId('history-zoom')).toHaveCount(0);
 
   // An hour of yesterday, before the container ran: said plainly, not a blank chart.
   const now = Date.now();

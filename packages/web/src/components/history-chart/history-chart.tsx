@@ -12,6 +12,7 @@ import {
   chartColumns,
   chartIsEmpty,
   formatValue,
+  isolatedPoints,
   isRolledUp,
   lastIndexWithData,
   readoutAt,
@@ -28,6 +29,7 @@ interface HistoryChartProps {
   /** Charts with one key share the hover (uPlot's cursor sync). */
   syncKey: string;
   onZoom: (w: TimeWindow) => void;
+  onZoomOut: () => void;
   height?: number;
 }
 
@@ -107,6 +109,7 @@ function Plot({
   markers,
   syncKey,
   onZoom,
+  onZoomOut,
   onHover,
   height = 160,
 }: PlotProps) {
@@ -114,10 +117,10 @@ function Plot({
   const chart = useRef<uPlot | null>(null);
   const theme = useResolvedTheme();
   // What the chart's hooks read; the chart is built once per shape and theme.
-  const live = useRef({ columns, w, markers, onZoom, onHover });
+  const live = useRef({ columns, w, markers, onZoom, onZoomOut, onHover });
   // Before the effects below, which build the chart and hand it data.
   useLayoutEffect(() => {
-    live.current = { columns, w, markers, onZoom, onHover };
+    live.current = { columns, w, markers, onZoom, onZoomOut, onHover };
   });
 
   useEffect(() => {
@@ -130,10 +133,14 @@ function Plot({
     );
     const select = plot.root.querySelector<HTMLElement>('.u-select');
     if (select !== null) select.style.background = theme === 'light' ? '#0369a122' : '#38bdf833';
+    // A double click goes back one zoom, as uPlot's own zoom does.
+    const back = () => live.current.onZoomOut();
+    plot.over.addEventListener('dblclick', back);
     chart.current = plot;
     const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height }));
     resize.observe(el);
     return () => {
+      plot.over.removeEventListener('dblclick', back);
       resize.disconnect();
       plot.destroy();
       chart.current = null;
@@ -163,6 +170,7 @@ type Live = React.RefObject<{
   w: TimeWindow;
   markers: readonly Marker[];
   onZoom: (w: TimeWindow) => void;
+  onZoomOut: () => void;
   onHover: PlotProps['onHover'];
 }>;
 
@@ -178,7 +186,17 @@ function options(
   const series: uPlot.Series[] = [{}];
   for (const s of spec.series) {
     const color = seriesColor(s.color, theme);
-    series.push({ label: s.label, stroke: color, width: 2, points: { show: false } });
+    series.push({
+      label: s.label,
+      stroke: color,
+      width: 2,
+      points: {
+        show: false,
+        size: 5,
+        fill: color,
+        filter: (u, i) => isolatedPoints(u.data[i] ?? []),
+      },
+    });
     // The band's edges: drawn by the band's fill only.
     const edge = { stroke: 'transparent', width: 0, points: { show: false } };
     series.push({ label: `${s.label} min`, ...edge }, { label: `${s.label} max`, ...edge });

@@ -77,7 +77,10 @@ export function HistoryPanel({
       if (last?.from === z.from && last.to === z.to) return v;
       return { ...v, zooms: [...v.zooms, z] };
     });
-  const zoomOut = () => setView((v) => ({ ...v, now: Date.now(), zooms: v.zooms.slice(0, -1) }));
+  const zoomOut = () =>
+    setView((v) =>
+      v.zooms.length === 0 ? v : { ...v, now: Date.now(), zooms: v.zooms.slice(0, -1) },
+    );
 
   return (
     <section className="space-y-3" data-testid="metrics-history" aria-label="Metrics history">
@@ -116,7 +119,8 @@ export function HistoryPanel({
       ) : (
         <>
           <p className="text-xs text-slate-400" data-testid="history-resolution">
-            {describeWindow(w)} · {describeResolution(answer)} · drag across a chart to zoom
+            {describeWindow(w)} · {describeResolution(answer)} · drag across a chart to zoom,
+            double-click to zoom out
           </p>
           <div className="grid gap-3 lg:grid-cols-2">
             {charts.map((spec) => (
@@ -128,6 +132,7 @@ export function HistoryPanel({
                 markers={markers}
                 syncKey={syncKey}
                 onZoom={zoom}
+                onZoomOut={zoomOut}
               />
             ))}
           </div>

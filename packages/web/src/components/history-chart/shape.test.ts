@@ -9,6 +9,7 @@ import {
   describeResolution,
   formatValue,
   HOST_CHARTS,
+  isolatedPoints,
   isRolledUp,
   lastIndexWithData,
   readoutAt,
@@ -149,5 +150,14 @@ describe('bands and read-outs', () => {
     expect(yRange(cpu, 50)[1]).toBeCloseTo(55);
     expect(yRange(cpu, null)).toEqual([0, 1]);
     expect(yRange({ ...cpu, max: 100 }, 500)).toEqual([0, 100]);
+  });
+});
+
+describe('isolatedPoints', () => {
+  it('finds the points a line cannot show: no neighbour with a value', () => {
+    expect(isolatedPoints([5])).toEqual([0]);
+    expect(isolatedPoints([1, 2, null, 3, null, null, 4, 5])).toEqual([3]);
+    expect(isolatedPoints([null, 1, 2])).toBeNull();
+    expect(isolatedPoints([])).toBeNull();
   });
 });

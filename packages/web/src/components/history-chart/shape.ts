@@ -194,3 +194,16 @@ export function describeResolution(answer: Pick<MetricsResponse, 'tier' | 'step'
   const each = s % 3600 === 0 ? `${s / 3600} h` : s % 60 === 0 ? `${s / 60} min` : `${s} s`;
   return `${each} points${isRolledUp(answer) ? ', shaded from min to max' : ''}`;
 }
+
+/**
+ * Points with no neighbour to join (a single point between gaps): a line cannot show them,
+ * so they are drawn as dots. Null when there are none.
+ */
+export function isolatedPoints(values: ArrayLike<number | null | undefined>): number[] | null {
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] == null) continue;
+    if (values[i - 1] == null && values[i + 1] == null) out.push(i);
+  }
+  return out.length > 0 ? out : null;
+}
