@@ -6,6 +6,8 @@ import type { AuditRecord } from '../audit/index.js';
 import type { ContainersService } from '../containers/index.js';
 import type { Fleet } from '../monitor/index.js';
 import type { RecreateResult } from '../updates/index.js';
+import { COMPOSE_LABELS } from '@berth/contracts';
+import { waitForDependencies } from './dependency-wait.js';
 import { hasDependencies, isUp } from './grouping.js';
 
 /** Jobs kept for their progress panel; older finished ones go first. */
@@ -28,6 +30,8 @@ export interface ProjectJobsDeps {
   };
   audit?: { record(entry: AuditRecord): void };
   log: FastifyBaseLogger;
+  /** How long a start waits for a service_healthy (or completed) dependency; 120 s unless told. */
+  dependencyWaitMs?: number;
 }
 
 type Operation = ProjectJobStep['operation'];
@@ -183,6 +187,24 @@ export class ProjectJobs {
     const up = isUp(c);
     if (step.operation === 'start' && up) return { status: 'skipped', message: 'Already running' };
     if (step.operation === 'stop' && !up) return { status: 'skipped', message: 'Already stopped' };
+    if (step.operation === 'start') {
+      step.message = 'Waiting for its dependencies';
+      const why = await waitForDependencies({
+        dependsOn: c.labels[COMPOSE_LABELS.dependsOn],
+        containersOf: (service) =>
+          job.steps.flatMap((s) => {
+            const dep =
+              s.service === service
+                ? this.deps.fleet.container(job.host_id, s.container_id)
+                : undefined;
+            return dep === undefined || s.operation !== 'start' ? [] : [dep];
+          }),
+        ...(this.deps.dependencyWaitMs === undefined
+          ? {}
+          : { timeoutMs: this.deps.dependencyWaitMs }),
+      });
+      if (why !== null) return { status: 'failed', message: `Not started: ${why}` };
+    }
     const done = await this.deps.containers.act(job.host_id, c.id, step.operation, username);
     return { status: 'completed', message: `Now ${done.state ?? 'removed'}` };
   }

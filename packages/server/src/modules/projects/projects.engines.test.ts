@@ -27,7 +27,7 @@ function runService(
   engine: RigEngine,
   project: string,
   service: string,
-  opts: { image?: string; dependsOn?: string } = {},
+  opts: { image?: string; dependsOn?: string; options?: string[]; command?: string } = {},
 ): string {
   const labels = {
     [COMPOSE_LABELS.project]: project,
@@ -43,22 +43,24 @@ function runService(
     '--name',
     name,
     ...Object.entries(labels).flatMap(([k, v]) => ['--label', `${k}=${v}`]),
+    ...(opts.options ?? []),
     opts.image ?? readRig().images.busybox,
     'sh',
     '-c',
-    IDLE,
+    opts.command ?? IDLE,
   ]);
   return name;
 }
 
-const inspect = (engine: RigEngine, name: string) =>
-  (
-    JSON.parse(dockerCli(engine, ['inspect', name])) as {
-      Id: string;
-      State: { StartedAt: string; FinishedAt: string; Running: boolean };
-      Config: { Labels: Record<string, string> };
-    }[]
-  )[0];
+function inspect(engine: RigEngine, name: string) {
+  const [info] = JSON.parse(dockerCli(engine, ['inspect', name])) as {
+    Id: string;
+    State: { StartedAt: string; FinishedAt: string; Running: boolean };
+    Config: { Labels: Record<string, string> };
+  }[];
+  if (info === undefined) throw new Error(`no container ${name}`);
+  return info;
+}
 
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;
@@ -66,11 +68,18 @@ let localHost: Host;
 let plainHost: Host;
 const localProject = `berthproj${hex}`;
 const plainProject = `berthpull${hex}`;
+const healthProject = `berthhealth${hex}`;
 
 beforeAll(async () => {
   writeFileSync(composePath, composeText);
   runService(local, localProject, 'db');
   runService(local, localProject, 'web', { dependsOn: 'db:service_started:false' });
+  // A db healthy 3 s after each start, and a web that waits for it (service_healthy).
+  runService(local, healthProject, 'db', {
+    options: ['--health-cmd', 'test -f /tmp/ready', '--health-interval', '1s'],
+    command: `rm -f /tmp/ready; sleep 3; touch /tmp/ready; ${IDLE}`,
+  });
+  runService(local, healthProject, 'web', { dependsOn: 'db:service_healthy:false' });
   const cli = (...args: string[]) => dockerCli(plain, args);
   await pushTagged(cli, repo, 'db');
   await pushTagged(cli, repo, 'web');
@@ -87,6 +96,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const [engine, project] of [
     [local, localProject],
+    [local, healthProject],
     [plain, plainProject],
   ] as const) {
     const ids = dockerCli(engine, [
@@ -158,12 +168,9 @@ describe('compose projects on the rig', { timeout: 180_000 }, () => {
       ['stop', 'db', 'completed'],
     ]);
     expect(stopped.order).toContain('reverse dependency order');
-    const [web, db] = [`${localProject}-web-1`, `${localProject}-db-1`].map((n) =>
-      inspect(local, n),
-    );
-    expect(Date.parse(web?.State.FinishedAt ?? '')).toBeLessThanOrEqual(
-      Date.parse(db?.State.FinishedAt ?? ''),
-    );
+    const web = inspect(local, `${localProject}-web-1`);
+    const db = inspect(local, `${localProject}-db-1`);
+    expect(Date.parse(web.State.FinishedAt)).toBeLessThanOrEqual(Date.parse(db.State.FinishedAt));
     const down = await waitFor('project stopped', async () => {
       const p = await projectOn(localHost.id, localProject);
       return p.state === 'stopped' ? p : undefined;
@@ -178,12 +185,9 @@ describe('compose projects on the rig', { timeout: 180_000 }, () => {
       'start db completed',
       'start web completed',
     ]);
-    const [web2, db2] = [`${localProject}-web-1`, `${localProject}-db-1`].map((n) =>
-      inspect(local, n),
-    );
-    expect(Date.parse(db2?.State.StartedAt ?? '')).toBeLessThanOrEqual(
-      Date.parse(web2?.State.StartedAt ?? ''),
-    );
+    const web2 = inspect(local, `${localProject}-web-1`);
+    const db2 = inspect(local, `${localProject}-db-1`);
+    expect(Date.parse(db2.State.StartedAt)).toBeLessThanOrEqual(Date.parse(web2.State.StartedAt));
 
     const restarted = await runJob(localHost.id, localProject, 'restart');
     expect(restarted.steps.map((s) => `${s.operation} ${s.service} ${s.status}`)).toEqual([
@@ -201,6 +205,19 @@ describe('compose projects on the rig', { timeout: 180_000 }, () => {
         : undefined;
     });
     expect(audit.some((r) => r.action === 'hosts.projects.restart')).toBe(true);
+  });
+
+  it('starts a service after its service_healthy dependency is healthy', async () => {
+    await projectOn(localHost.id, healthProject);
+    await runJob(localHost.id, healthProject, 'stop');
+    const started = await runJob(localHost.id, healthProject, 'start');
+    expect(started.steps.map((s) => `${s.service} ${s.status}`)).toEqual([
+      'db completed',
+      'web completed',
+    ]);
+    const db = inspect(local, `${healthProject}-db-1`);
+    const web = inspect(local, `${healthProject}-web-1`);
+    expect(Date.parse(web.State.StartedAt) - Date.parse(db.State.StartedAt)).toBeGreaterThan(2500);
   });
 
   it('shows the compose file of a local project, and says why not over TCP', async () => {
