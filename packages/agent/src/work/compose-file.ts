@@ -101,7 +101,13 @@ export function composeFileHandler(
     try {
       return await readComposeFile(path);
     } catch (err) {
-      if (err instanceof ComposeFileError) throw new AgentRequestError(422, err.message);
+      // An agent in a container sees the host's files only where they are mounted.
+      const hint =
+        err instanceof ComposeFileError && err.message.startsWith('No such file')
+          ? " (in the agent's container, mount the project's folder read-only at the same path)"
+          : '';
+      if (err instanceof ComposeFileError)
+        throw new AgentRequestError(422, `${err.message}${hint}`);
       throw err;
     }
   };
