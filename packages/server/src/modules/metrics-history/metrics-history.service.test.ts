@@ -79,6 +79,18 @@ describe('metrics history roll-ups and retention', () => {
     expect(minutes.cpu_percent.min[0]).toBe(0);
     expect(minutes.cpu_percent.mean[0]).toBe(2.5);
     expect(minutes.cpu_percent.max[0]).toBe(5);
+    // Merged to 2 min points: the mean of the means, the lowest low and the highest high.
+    const pairs = await history.query('h1', 'c1', {
+      from: new Date(T0).toISOString(),
+      to: new Date(T0 + 3600_000).toISOString(),
+      step: 120,
+    });
+    expect(pairs).toMatchObject({ tier: '1m', step: 120 });
+    expect(pairs.t.slice(0, 2)).toEqual([T0 / 1000, T0 / 1000 + 120]);
+    expect(pairs.cpu_percent.mean.slice(0, 2)).toEqual([2.5, 2.5]);
+    expect(pairs.cpu_percent.min[0]).toBe(0);
+    expect(pairs.cpu_percent.max[0]).toBe(5);
+    expect(pairs.health[0]).toBeNull(); // no health check
     const quarters = await history.query('h1', 'web', {
       from: new Date(T0).toISOString(),
       to: new Date(T0 + 3600_000).toISOString(),

@@ -53,6 +53,26 @@ export function toResponse(
     slot[i] = t.length - 1;
   }
   const points = t.length;
+  const names = o.containerName === null ? HOST_HEALTH : CONTAINER_HEALTH;
+  const head = {
+    host_id: o.hostId,
+    container_name: o.containerName,
+    tier: o.tier,
+    step: o.step,
+    from: new Date(o.from * 1000).toISOString(),
+    to: new Date(o.to * 1000).toISOString(),
+    t,
+  };
+  // A point per row (the step is the tier's resolution): copied, with nothing to merge.
+  if (points === rows.length) {
+    const answer = {
+      ...head,
+      restarts: rows.map((r) => r.restarts),
+      health: rows.map((r) => (r.health === null ? null : (names[r.health] ?? null))),
+    } as MetricsResponse;
+    for (const g of GAUGES) Object.assign(answer, { [FIELD[g]]: copied(rows, g) });
+    return answer;
+  }
   const restarts: (number | null)[] = new Array<number | null>(points).fill(null);
   const health: (number | null)[] = new Array<number | null>(points).fill(null);
   for (let i = 0; i < rows.length; i++) {
@@ -61,20 +81,35 @@ export function toResponse(
     restarts[p] = maxOf(restarts[p] ?? null, r.restarts);
     health[p] = maxOf(health[p] ?? null, r.health);
   }
-  const names = o.containerName === null ? HOST_HEALTH : CONTAINER_HEALTH;
   const answer = {
-    host_id: o.hostId,
-    container_name: o.containerName,
-    tier: o.tier,
-    step: o.step,
-    from: new Date(o.from * 1000).toISOString(),
-    to: new Date(o.to * 1000).toISOString(),
-    t,
+    ...head,
     restarts,
     health: health.map((h) => (h === null ? null : (names[h] ?? null))),
   } as MetricsResponse;
   for (const g of GAUGES) Object.assign(answer, { [FIELD[g]]: band(rows, slot, points, g) });
   return answer;
+}
+
+/** One gauge's band when each row is a point of its own. */
+function copied(rows: readonly PointRow[], g: Gauge): MetricBand {
+  const lo = `${g}_lo` as const;
+  const hi = `${g}_hi` as const;
+  const scale = SCALE[g];
+  const min: (number | null)[] = new Array<number | null>(rows.length);
+  const mean: (number | null)[] = new Array<number | null>(rows.length);
+  const max: (number | null)[] = new Array<number | null>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as PointRow;
+    const v = r[g];
+    if (v === null) {
+      min[i] = mean[i] = max[i] = null;
+      continue;
+    }
+    mean[i] = v / scale;
+    min[i] = (r[lo] ?? v) / scale;
+    max[i] = (r[hi] ?? v) / scale;
+  }
+  return { min, mean, max };
 }
 
 function band(rows: readonly PointRow[], slot: Int32Array, points: number, g: Gauge): MetricBand {
