@@ -218,6 +218,8 @@ function options(
         filters: { pub: (type) => type !== 'mousedown' && type !== 'mouseup' },
       },
       drag: { x: true, y: false, setScale: false },
+      // A time read-out: the vertical line only.
+      y: false,
       points: { show: false },
     },
     scales: {

@@ -19,7 +19,7 @@ export const MARKER_LABELS: Record<MarkerKind, string> = {
   update: 'Update',
   health: 'Health',
   alert: 'Alert',
-  state: 'Start / stop',
+  state: 'State change',
 };
 
 /** Each kind's colour (Tailwind 400 shades; the light theme takes their 700). */
