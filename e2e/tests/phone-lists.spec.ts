@@ -101,6 +101,28 @@ test.describe('phone lists at 390 × 844 with touch', () => {
     await expect(bar).toHaveCount(0);
     await expect(page.getByLabel(`Select ${web}`)).toHaveCount(0);
 
+    // A long press on a card starts Select mode with that card chosen, and opens nothing.
+    const webCard = page.getByRole('button', { name: `Open ${web}` });
+    const cardBox = await webCard.boundingBox();
+    if (cardBox === null) throw new Error('no card');
+    const at = {
+      pointerType: 'touch',
+      isPrimary: true,
+      clientX: cardBox.x + 20,
+      clientY: cardBox.y + 10,
+    };
+    await webCard.dispatchEvent('pointerdown', at);
+    await page.waitForTimeout(700);
+    // The finger lifts over what the card became, and the click that may follow is swallowed.
+    const webCardItem = page.getByTestId(`container-card-${web}`);
+    await webCardItem.dispatchEvent('pointerup', at);
+    await page.getByLabel(`Select ${web}`).dispatchEvent('click');
+    await expect(page.getByLabel(`Select ${web}`)).toBeChecked();
+    await expect(bar).toContainText('1 selected');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Done' }).tap();
+    await expect(bar).toHaveCount(0);
+
     // Filters in a sheet: State Running leaves the two running ones, and stays in the URL.
     await page.getByRole('button', { name: 'Filters' }).tap();
     const sheet = page.getByRole('dialog', { name: 'Filters' });

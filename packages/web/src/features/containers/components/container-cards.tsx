@@ -15,6 +15,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { scrollParentOf } from '@/components/data-table';
 import { ActionMenu, DropdownMenuItem } from '@/components/ui/dropdown-menu';
+import { useLongPress } from '@/hooks/use-long-press';
 import { cn } from '@/lib/cn';
 import { SHOULD_RUN_FLAG, shouldBeRunning, stateLabel } from '@/lib/container-state';
 import { formatMemory, formatPercent } from '@/lib/format';
@@ -92,6 +93,8 @@ interface CardProps {
   selecting: boolean;
   selected: boolean;
   onSelect: (key: string, on: boolean) => void;
+  /** A long press on a card: select mode, with this card chosen. */
+  onLongPress: (key: string) => void;
   placed?: Placed | undefined;
 }
 
@@ -102,10 +105,12 @@ const ContainerCard = memo(function ContainerCard({
   selecting,
   selected,
   onSelect,
+  onLongPress,
   placed,
 }: CardProps) {
   const c = useLiveContainer(container);
   const key = containerKeyOf(c);
+  const longPress = useLongPress(() => onLongPress(key));
   const body = (
     <>
       <div className="flex min-w-0 items-center gap-2">
@@ -139,6 +144,7 @@ const ContainerCard = memo(function ContainerCard({
     <li
       data-testid={`container-card-${c.name}`}
       data-selected={selected}
+      {...longPress.swallowClick}
       {...(placed === undefined
         ? {}
         : {
@@ -167,8 +173,9 @@ const ContainerCard = memo(function ContainerCard({
         <button
           type="button"
           onClick={() => actions.open(c, 'info')}
+          {...longPress.press}
           aria-label={`Open ${c.name}`}
-          className="block min-h-11 min-w-0 flex-1 py-1 text-left"
+          className="block min-h-11 min-w-0 flex-1 py-1 text-left select-none [-webkit-touch-callout:none]"
         >
           {body}
         </button>
@@ -180,7 +187,8 @@ const ContainerCard = memo(function ContainerCard({
 
 /**
  * The containers list on a phone: the table's rows, order and selection as cards. Select
- * mode puts a checkbox on each card in place of opening it.
+ * mode puts a checkbox on each card in place of opening it; a long press on a card starts it
+ * with that card chosen.
  */
 export function ContainerCards({
   containers,
@@ -188,12 +196,14 @@ export function ContainerCards({
   selecting,
   selection,
   onSelectionChange,
+  onLongPress,
 }: {
   containers: Container[];
   actions: RowActions;
   selecting: boolean;
   selection: RowSelectionState;
   onSelectionChange: (next: RowSelectionState) => void;
+  onLongPress: (key: string) => void;
 }) {
   // The same function while the selection is, so a card redraws only when its own state does.
   const onSelect = useCallback(
@@ -214,6 +224,7 @@ export function ContainerCards({
         selecting={selecting}
         selected={selection[key] === true}
         onSelect={onSelect}
+        onLongPress={onLongPress}
         placed={placed}
       />
     );

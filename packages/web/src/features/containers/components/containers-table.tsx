@@ -68,7 +68,7 @@ export function ContainersTable({
   onSortingChange: (next: SortingState) => void;
   toolbar: React.ReactNode;
   /** On a phone: cards in the table's order, with checkboxes while `selecting`. */
-  cards?: { selecting: boolean } | undefined;
+  cards?: { selecting: boolean; onLongPress: (key: string) => void } | undefined;
 }) {
   const prefs = usePreferences().data;
   const update = useUpdatePreferences();
@@ -154,6 +154,7 @@ export function ContainersTable({
           containers={table.getRowModel().rows.map((row) => row.original)}
           actions={actions}
           selecting={cards.selecting}
+          onLongPress={cards.onLongPress}
           selection={selection}
           onSelectionChange={onSelectionChange}
         />

@@ -73,6 +73,10 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
   const action = useContainerAction();
   const phone = usePhone();
   const [selecting, setSelecting] = useState(false);
+  const selectByLongPress = useCallback((key: string) => {
+    setSelecting(true);
+    setSelection((now) => ({ ...now, [key]: true }));
+  }, []);
 
   // Scoped to a host (inside the host modal), filters stay local: the page URL is not ours.
   const [localFilters, setLocalFilters] = useState<ContainerFilters>(NO_FILTERS);
@@ -214,7 +218,7 @@ export function ContainersView({ scopedHostId }: { scopedHostId?: string }) {
         sorting={sorting}
         onSortingChange={setSorting}
         toolbar={toolbar}
-        cards={phone ? { selecting } : undefined}
+        cards={phone ? { selecting, onLongPress: selectByLongPress } : undefined}
       />
       {visible.length === 0 && (
         <div className="mt-4">
