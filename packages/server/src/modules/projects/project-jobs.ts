@@ -121,12 +121,6 @@ export class ProjectJobs {
     return job;
   }
 
-  /** Resolves once every running job has ended (tests; a stopping server). */
-  async settled(): Promise<void> {
-    while ([...this.jobs.values()].some((j) => j.status === 'running'))
-      await new Promise((r) => setTimeout(r, 50));
-  }
-
   private prune(): void {
     const cutoff = Date.now() - KEEP_FINISHED_MS;
     for (const [id, job] of this.jobs)

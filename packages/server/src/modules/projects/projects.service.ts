@@ -47,9 +47,4 @@ export class ProjectsService {
   composeFiles(hostId: string, name: string): Promise<ComposeFiles> {
     return readProjectFiles(this.project(hostId, name), this.deps.files);
   }
-
-  /** Resolves once every running job has ended. */
-  settled(): Promise<void> {
-    return this.jobs.settled();
-  }
 }
