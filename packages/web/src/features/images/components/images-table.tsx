@@ -7,7 +7,7 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { Info, Trash2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { DataTable } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { formatAgo, formatBytes } from '@/lib/format';
@@ -167,6 +167,14 @@ export function ImagesTable({
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
   });
+  // One more render once the table is on screen: a long table finds its scroll parent after
+  // its first layout, and this page gets no live messages that would draw it again (without
+  // this, 2,000 images showed a header and no rows until something else re-rendered).
+  const [, setDrawn] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setDrawn(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   return <DataTable table={table} dense rowTestId={(i) => `image-row-${i.short_id}`} />;
 }
 
