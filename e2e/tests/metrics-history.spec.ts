@@ -160,5 +160,11 @@ test("a container's and its host's history: charts, markers, zoom, ranges, a ref
   await expect(phoneDialog.getByRole('img', { name: 'Memory history chart' })).toBeVisible();
   await expect(phoneDialog.getByTestId('history-markers')).toContainText('Restart');
   expect(await dialogOverflow(page)).toBeLessThanOrEqual(0);
+  // The custom range's controls are finger-sized and fit too.
+  await phoneDialog.getByRole('radiogroup', { name: 'Time range' }).getByText('Custom').click();
+  const apply = await phoneDialog.getByRole('button', { name: 'Apply' }).boundingBox();
+  expect(apply?.height).toBeGreaterThanOrEqual(44);
+  expect((await phoneDialog.getByLabel('From').boundingBox())?.height).toBeGreaterThanOrEqual(44);
+  expect(await dialogOverflow(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: ARTIFACT });
 });

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useBreakpoint } from '@/hooks/use-breakpoint';
 import { ApiError } from '@/lib/api-client';
 import { formatStamp } from '@/lib/format';
 import { seriesColor, useResolvedTheme } from '@/lib/theme';
@@ -66,6 +67,7 @@ export function HistoryPanel({
   );
   const markers = useHistoryMarkers(markerTarget, w).data ?? [];
   const syncKey = useId();
+  const phone = useBreakpoint() === 'phone';
   const answer = history.data;
   const zoomed = view.zooms.length > 0;
 
@@ -89,7 +91,7 @@ export function HistoryPanel({
         {zoomed && (
           <div className="flex flex-wrap items-center gap-2 text-sm text-slate-400">
             <span data-testid="history-zoom">Zoomed to {describeWindow(w)}</span>
-            <Button variant="secondary" size="sm" onClick={zoomOut}>
+            <Button variant="secondary" size={phone ? 'touch' : 'sm'} onClick={zoomOut}>
               Zoom out
             </Button>
           </div>

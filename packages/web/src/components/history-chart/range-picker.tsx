@@ -4,6 +4,7 @@ import { FormError } from '@/components/ui/form-error';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Segmented } from '@/components/ui/segmented';
+import { useBreakpoint } from '@/hooks/use-breakpoint';
 import {
   parseCustomRange,
   RANGE_PRESETS,
@@ -30,6 +31,8 @@ export function RangePicker({
   shown: TimeWindow;
   onChange: (choice: RangeChoice) => void;
 }) {
+  // 44 px targets on a phone.
+  const phone = useBreakpoint() === 'phone';
   const [editing, setEditing] = useState(false);
   const [fromText, setFromText] = useState('');
   const [toText, setToText] = useState('');
@@ -76,7 +79,7 @@ export function RangePicker({
               type="datetime-local"
               value={fromText}
               onChange={(e) => setFromText(e.target.value)}
-              size="md"
+              size={phone ? 'touch' : 'md'}
             />
           </div>
           <div className="min-w-0 max-md:w-full">
@@ -86,15 +89,20 @@ export function RangePicker({
               type="datetime-local"
               value={toText}
               onChange={(e) => setToText(e.target.value)}
-              size="md"
+              size={phone ? 'touch' : 'md'}
             />
           </div>
           <div className="flex gap-2">
-            <Button type="submit" size="sm">
+            <Button type="submit" size={phone ? 'touch' : 'sm'}>
               Apply
             </Button>
             {editing && choice.kind === 'preset' && (
-              <Button type="button" variant="ghost" size="sm" onClick={() => setEditing(false)}>
+              <Button
+                type="button"
+                variant="ghost"
+                size={phone ? 'touch' : 'sm'}
+                onClick={() => setEditing(false)}
+              >
                 Cancel
               </Button>
             )}
