@@ -118,6 +118,17 @@ describe('look-back metric rules (history port faked)', () => {
     expect(below.open.size).toBe(1);
   });
 
+  it("reads a long window less often: a day's every 8 minutes", async () => {
+    const s = setUp(rule({ duration_seconds: 86_400 }), { 86_400: { mean: 10, first: 0 } });
+    await s.pass();
+    s.clock.ms += 479_999;
+    await s.pass();
+    expect(s.asked).toHaveLength(1);
+    s.clock.ms += 1;
+    await s.pass();
+    expect(s.asked).toHaveLength(2);
+  });
+
   it('reads a rule at most once per 10 s bucket', async () => {
     const s = setUp(rule(), { 1800: { mean: 10, first: 0 } });
     await s.pass();

@@ -24,6 +24,13 @@ export type LookBackPort = (q: {
 /** New 10 s points arrive once per bucket: reading a rule's window more often finds nothing new. */
 export const LOOK_BACK_EVERY_MS = 10_000;
 /**
+ * A long window is read less often, a 180th of it (a day's every 8 minutes): one new bucket
+ * moves its mean by a 180th at most, and its read costs what its length does (bench/look-back).
+ */
+const WINDOW_PARTS = 180;
+const everyMs = (rule: StoredRule) =>
+  Math.max(LOOK_BACK_EVERY_MS, (rule.duration_seconds * 1000) / WINDOW_PARTS);
+/**
  * A window counts as watched whole when its oldest point is this close to its start: one
  * bucket, as a window's start rarely falls on a bucket's. A gap inside the window (Berth
  * restarting, a missed pass) only leaves points out of the mean.
@@ -84,8 +91,7 @@ export class LookBack {
     if (this.port === undefined) return;
     const now = this.ctx.now();
     for (const rule of rules) {
-      if (now - (this.lastRun.get(rule.id) ?? Number.NEGATIVE_INFINITY) < LOOK_BACK_EVERY_MS)
-        continue;
+      if (now - (this.lastRun.get(rule.id) ?? Number.NEGATIVE_INFINITY) < everyMs(rule)) continue;
       this.lastRun.set(rule.id, now);
       await this.judge(rule, now, touches);
     }
