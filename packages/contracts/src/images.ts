@@ -10,11 +10,12 @@ import { lazySchema } from './lazy-schema.js';
 export const IMAGE_ID_PATTERN = /^(?:sha256:)?[0-9a-f]{12,64}$/;
 
 /**
- * An image reference as `docker pull` takes it: an optional registry (host, port), a path of
- * lower-case components, then a tag, a digest or both. No whitespace, no scheme.
+ * An image reference as `docker pull` takes it: an optional registry (a name with a dot or a
+ * port, or localhost), a path of lower-case components, then a tag, a digest or both. No
+ * whitespace, no scheme.
  */
 export const IMAGE_REFERENCE_PATTERN =
-  /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]{1,5})?\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[0-9a-f]{64})?$/;
+  /^(?:(?:localhost(?::[0-9]{1,5})?|[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)+(?::[0-9]{1,5})?|[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?:[0-9]{1,5})\/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[0-9a-f]{64})?$/;
 
 /** A container that uses an image (its ImageID is the image's id). */
 export const imageUserSchema = lazySchema(() =>

@@ -167,14 +167,15 @@ export function ImagesTable({
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
   });
-  // One more render once the table is on screen: a long table finds its scroll parent after
-  // its first layout, and this page gets no live messages that would draw it again (without
-  // this, 2,000 images showed a header and no rows until something else re-rendered).
-  const [, setDrawn] = useState(false);
+  // One more render once the table is on screen, and whenever it turns long (virtualised): a
+  // long table finds its scroll parent after its first layout, and this page gets no live
+  // messages that would draw it again (2,000 images showed a header and no rows without it).
+  const long = images.length > 100;
+  const [, setDrawn] = useState(0);
   useEffect(() => {
-    const frame = requestAnimationFrame(() => setDrawn(true));
+    const frame = requestAnimationFrame(() => setDrawn((n) => n + 1));
     return () => cancelAnimationFrame(frame);
-  }, []);
+  }, [long]);
   return <DataTable table={table} dense rowTestId={(i) => `image-row-${i.short_id}`} />;
 }
 
