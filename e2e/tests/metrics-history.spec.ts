@@ -167,4 +167,22 @@ test("a container's and its host's history: charts, markers, zoom, ranges, a ref
   expect((await phoneDialog.getByLabel('From').boundingBox())?.height).toBeGreaterThanOrEqual(44);
   expect(await dialogOverflow(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: ARTIFACT });
+  await page.keyboard.press('Escape');
+
+  // A container that never ran has no series: no data, not an error.
+  const [never = ''] = containers.createMany('plain', 'never', 1);
+  await expect
+    .poll(
+      async () => (await api.get<Container[]>('/containers')).find((c) => c.name === never)?.id,
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBeDefined();
+  const created = (await api.get<Container[]>('/containers')).find((c) => c.name === never);
+  await page.goto(`/containers?containerId=${host.id}:${created?.id ?? ''}`);
+  const neverDialog = page.getByRole('dialog', { name: `${never} (edge)` });
+  await neverDialog.getByRole('tab', { name: 'Metrics' }).click();
+  await expect(neverDialog.getByText('No data for this range')).toBeVisible();
+  await expect(neverDialog.getByTestId('history-error')).toHaveCount(0);
 });

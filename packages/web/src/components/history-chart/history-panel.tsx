@@ -69,6 +69,12 @@ export function HistoryPanel({
   const syncKey = useId();
   const phone = useBreakpoint() === 'phone';
   const answer = history.data;
+  // A container the dialog shows but with no series yet (it has never run since Berth knew
+  // it) is a 404 to the API; to a person it is simply no data.
+  const neverRecorded =
+    target.containerId !== null &&
+    history.error instanceof ApiError &&
+    history.error.status === 404;
   const zoomed = view.zooms.length > 0;
 
   const choose = (choice: RangeChoice) => setView({ choice, now: Date.now(), zooms: [] });
@@ -97,7 +103,12 @@ export function HistoryPanel({
           </div>
         )}
       </div>
-      {history.error !== null ? (
+      {neverRecorded ? (
+        <EmptyState icon={LineChart} title="No data for this range">
+          Nothing has been recorded for this container yet: points are recorded every 10 s while it
+          runs.
+        </EmptyState>
+      ) : history.error !== null ? (
         <p
           role="alert"
           className="rounded-md border border-red-900 bg-red-950/60 px-3 py-2 text-sm text-red-300"
