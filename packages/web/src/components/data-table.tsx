@@ -211,12 +211,18 @@ function VirtualRows<T>({
 }) {
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const [margin, setMargin] = useState(0);
+  const [, lookAgain] = useState(0);
   // Measured after every render (a wrapping toolbar above moves the table); equal values
   // end the chain, as React skips a state update that changes nothing.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     const body = bodyRef.current;
-    if (body === null) return;
+    if (body === null) {
+      // A table mounted long at once: its body's ref is attached after this effect runs, and
+      // nothing else may draw it again (no live list behind it), so look again next frame.
+      const frame = requestAnimationFrame(() => lookAgain((n) => n + 1));
+      return () => cancelAnimationFrame(frame);
+    }
     // Looked for again only until found: walking the ancestors' computed styles on every
     // render (every live message) cost more than the rows that changed.
     const found = scroller !== null && scroller !== document.documentElement;
@@ -227,6 +233,7 @@ function VirtualRows<T>({
         body.getBoundingClientRect().top - parent.getBoundingClientRect().top + parent.scrollTop,
       ),
     );
+    return undefined;
   });
   // The virtualizer measures every row again when its key function changes, so that function
   // stays the same while the row ids (order, filter) do not change.
