@@ -76,7 +76,8 @@ export class ImagePulls {
       progress.add(event);
       started();
       const now = Date.now();
-      if (now - last < PROGRESS_EVERY_MS || out.writableEnded) return;
+      // A browser that went away leaves the engine to finish the pull on its own.
+      if (now - last < PROGRESS_EVERY_MS || out.writableEnded || out.destroyed) return;
       last = now;
       out.write(progressLine(progress.snapshot()));
     });
@@ -91,7 +92,7 @@ export class ImagePulls {
     ended
       .then(
         async () => {
-          out.write(progressLine(progress.finished()));
+          if (!out.destroyed) out.write(progressLine(progress.finished()));
           const id = await engine.describeImage(reference).then(
             (i) => i.Id,
             () => null,
@@ -105,7 +106,8 @@ export class ImagePulls {
           out.end(line({ type: 'error', detail }));
         },
       )
-      .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+      // Ends the answer; an error here must not be thrown at a reader that may be gone.
+      .catch(() => out.destroy());
     return out;
   }
 }

@@ -223,4 +223,16 @@ describe('images on a real engine', { timeout: 120_000 }, () => {
     // The refused pull of a missing tag is there too.
     expect(audit.some((e) => e.target === `image ${remote}:missing`)).toBe(true);
   });
+
+  it('a reader that goes away mid-pull: the engine finishes it, nothing breaks', async () => {
+    cli('rmi', `${remote}:big`);
+    const stream = await t.app.services.imagePulls.start(host.id, `${remote}:big`, {
+      actor: 'admin',
+      apiKey: null,
+    });
+    stream.destroy();
+    await waitFor('pull finished', () => !t.app.services.imagePulls.pullingOn(host.id), 60_000);
+    expect(cli('image', 'inspect', '-f', '{{.Id}}', `${remote}:big`)).toMatch(/^sha256:/);
+    expect((await api.get(`/images?host=${host.id}`)).status).toBe(200);
+  });
 });
