@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  EnrollmentTokenResponse,
+  Host,
+  ImagePrunePreview,
+  ImagePullLine,
+  ImagesResponse,
+} from '@berth/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildAgent,
+  exitedEarly,
+  spawnAgent,
+  type AgentProcess,
+} from '../../test/agent-process.js';
+import { apiClient } from '../../test/api.js';
+import { listenOnLoopback } from '../../test/listen.js';
+import { dockerCli, IDLE, readRig, rigEngine, rigSocketPath } from '../../test/rig.js';
+import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
+import { waitFor } from '../../test/wait.js';
+
+// Images on an agent host: the agent is a process of its own on the rig's plain engine, and
+// every images call (the list, a refused remove, a streamed pull, the prune) runs through its
+// tunnel, as on any other host.
+const engine = rigEngine('plain');
+const suffix = randomBytes(3).toString('hex');
+const local = `berth-test/images-agent-${suffix}:used`;
+const remote = `${readRig().registry}/berth-test/images-agent-pull-${suffix}:1`;
+const runner = `berth-images-agent-${suffix}`;
+const cli = (...args: string[]) => dockerCli(engine, args);
+let t: TestApp;
+let cookie: string;
+let api: ReturnType<typeof apiClient>;
+let host: Host;
+let agent: AgentProcess | undefined;
+let dataDir = '';
+
+function build(ref: string, run: string): void {
+  const tmp = `berth-images-agent-src-${randomBytes(3).toString('hex')}`;
+  cli('run', '--name', tmp, readRig().images.busybox, 'sh', '-c', run);
+  cli('commit', tmp, ref);
+  cli('rm', tmp);
+}
+
+beforeAll(async () => {
+  buildAgent();
+  build(local, 'true');
+  cli('run', '-d', '--name', runner, local, 'sh', '-c', IDLE);
+  build(remote, 'echo agent > /agent');
+  cli('push', '-q', remote);
+  cli('rmi', remote);
+  t = await buildTestApp();
+  const base = await listenOnLoopback(t.app);
+  cookie = await signedInCookie(t.app);
+  api = apiClient(t.app, cookie);
+  const { token } = (await api.post<EnrollmentTokenResponse>('/agents/enrollment-tokens')).body;
+  dataDir = mkdtempSync(join(tmpdir(), 'berth-images-agent-'));
+  const name = `images-agent-${suffix}`;
+  agent = spawnAgent({
+    BERTH_URL: base,
+    BERTH_AGENT_TOKEN: token,
+    BERTH_AGENT_DATA_DIR: dataDir,
+    BERTH_AGENT_DOCKER_SOCKET: rigSocketPath('plain'),
+    BERTH_AGENT_NAME: name,
+  });
+  host = await Promise.race([
+    waitFor(
+      `${name} online`,
+      async () =>
+        (await api.get<Host[]>('/hosts')).body.find(
+          (h) => h.name === name && h.status === 'online',
+        ),
+      30_000,
+    ),
+    exitedEarly(agent),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  agent?.child.kill('SIGKILL');
+  await t.close();
+  for (const args of [
+    ['rm', '-f', runner],
+    ['rmi', '-f', local, remote],
+  ]) {
+    try {
+      cli(...args);
+    } catch {
+      // gone already
+    }
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe('images through an agent', { timeout: 120_000 }, () => {
+  it('lists, refuses a remove in the engine’s words, pulls with progress and prunes', async () => {
+    const { images, failed_hosts } = (await api.get<ImagesResponse>(`/images?host=${host.id}`))
+      .body;
+    expect(failed_hosts).toEqual([]);
+    const used = images.find((i) => i.tags.includes(local));
+    expect(used?.used_by.map((u) => u.name)).toEqual([runner]);
+
+    const refused = await api.delete<{ detail: string }>(`/hosts/${host.id}/images/${used?.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/being used by running container/);
+
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/hosts/${host.id}/images/pull`,
+      headers: { cookie },
+      payload: { reference: remote },
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = res.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ImagePullLine);
+    expect(lines.at(-1)).toMatchObject({ type: 'done', reference: remote });
+    expect(cli('image', 'inspect', '-f', '{{.Id}}', remote)).toMatch(/^sha256:/);
+
+    const preview = await api.get<ImagePrunePreview>(`/hosts/${host.id}/images/prune`);
+    expect(preview.status).toBe(200);
+    const pruned = await api.post<{ count: number }>(`/hosts/${host.id}/images/prune`);
+    expect(pruned.status).toBe(200);
+    expect(pruned.body.count).toBeGreaterThanOrEqual(0);
+  });
+});
