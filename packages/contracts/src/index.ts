@@ -15,7 +15,6 @@ export * from './exec.js';
 export * from './health-checks.js';
 export * from './hosts.js';
 export * from './images.js';
-export * from './images.js';
 export * from './integrations.js';
 export * from './live.js';
 export * from './ip-network.js';

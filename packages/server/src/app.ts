@@ -15,7 +15,6 @@ import { eventsRoutes } from './modules/events/index.js';
 import { registerExecChannel } from './modules/exec/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { imagesRoutes } from './modules/images/index.js';
-import { imagesRoutes } from './modules/images/index.js';
 import { metricsHistoryRoutes } from './modules/metrics-history/index.js';
 import { hostsRoutes, registerLocalSocketOnce } from './modules/hosts/index.js';
 import { mqttRoutes } from './modules/mqtt/index.js';
@@ -184,7 +183,6 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         twoFactorRoutes(signedIn, services);
         healthChecksRoutes(signedIn, services);
         metricsHistoryRoutes(signedIn, services);
-        imagesRoutes(signedIn, services);
         imagesRoutes(signedIn, services);
         notificationsRoutes(signedIn, {
           notifications: services.notifications,

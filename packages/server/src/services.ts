@@ -22,7 +22,6 @@ import {
 import { ContainerView } from './modules/container-view/index.js';
 import { createEventsStore, EventsService } from './modules/events/index.js';
 import { ImagePulls, ImagesService } from './modules/images/index.js';
-import { ImagePulls, ImagesService } from './modules/images/index.js';
 import { createExecStore, ExecService } from './modules/exec/index.js';
 import { MetricsExportService } from './modules/metrics-export/index.js';
 import {
@@ -103,9 +102,6 @@ export interface AppServices {
   /** Every container's safety budget of automatic restarts. */
   restartBudgets: RestartBudgets;
   containerLogs: ContainerLogsService;
-  /** Images per host: list, inspect, remove, prune; and pulls with their progress. */
-  images: ImagesService;
-  imagePulls: ImagePulls;
   /** Images per host: list, inspect, remove, prune; and pulls with their progress. */
   images: ImagesService;
   imagePulls: ImagePulls;
@@ -414,12 +410,6 @@ export async function createServices(
       log,
     }),
     containerLogs: new ContainerLogsService(monitor),
-    images,
-    imagePulls: new ImagePulls({
-      images,
-      credentialsFor: (registry) => updates.credentialsFor(registry),
-      audit,
-    }),
     images,
     imagePulls: new ImagePulls({
       images,
