@@ -7,7 +7,7 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { Info, Trash2 } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { DataTable } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { formatAgo, formatBytes } from '@/lib/format';
@@ -167,15 +167,6 @@ export function ImagesTable({
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
   });
-  // One more render once the table is on screen, and whenever it turns long (virtualised): a
-  // long table finds its scroll parent after its first layout, and this page gets no live
-  // messages that would draw it again (2,000 images showed a header and no rows without it).
-  const long = images.length > 100;
-  const [, setDrawn] = useState(0);
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => setDrawn((n) => n + 1));
-    return () => cancelAnimationFrame(frame);
-  }, [long]);
   return <DataTable table={table} dense rowTestId={(i) => `image-row-${i.short_id}`} />;
 }
 
