@@ -157,8 +157,11 @@ describe('images on a real engine', { timeout: 120_000 }, () => {
     cli('push', '-q', `${remote}:big`);
     cli('rmi', `${remote}:big`);
 
+    // A dangling image of this test's own: other tests on the engine may prune theirs meanwhile.
+    const dangling = build(`${repo}:dangle`, 'echo three > /three');
+    build(`${repo}:dangle`, 'echo four > /four');
     const preview = (await api.get<ImagePrunePreview>(`/hosts/${host.id}/images/prune`)).body;
-    expect(preview.count).toBeGreaterThan(0);
+    expect(preview.images.map((i) => i.id)).toContain(dangling);
     expect(preview.space).toBeGreaterThan(0);
 
     const stream = await t.app.services.imagePulls.start(host.id, `${remote}:big`, {
@@ -174,8 +177,8 @@ describe('images on a real engine', { timeout: 120_000 }, () => {
     expect(t.app.services.imagePulls.pullingOn(host.id)).toBe(true);
     const pruned = await api.post<ImagePruneResponse>(`/hosts/${host.id}/images/prune`);
     expect(pruned.status).toBe(200);
-    expect(pruned.body.count).toBeGreaterThan(0);
     await ended;
+    expect(() => cli('image', 'inspect', dangling)).toThrow();
 
     const lines = Buffer.concat(text)
       .toString('utf8')
@@ -189,8 +192,6 @@ describe('images on a real engine', { timeout: 120_000 }, () => {
     expect(last?.type === 'done' ? last.image_id : null).toBe(id);
     // Whole: a container runs from it and reads the big layer.
     expect(cli('run', '--rm', `${remote}:big`, 'sh', '-c', 'wc -c < /big')).toBe('50331648');
-    const after = (await listed()).images;
-    expect(after.some((i) => i.dangling && i.unused)).toBe(false);
   });
 
   it('answers a pull through the API as progress lines ending in done', async () => {
