@@ -96,7 +96,9 @@ test('images: list, inspect, refused remove, pull with progress, prune, host tab
   await page.getByLabel('Search images').fill(remote);
   await expect(page.locator('tbody tr').filter({ hasText: `${remote}:1` })).toBeVisible();
 
-  // Prune: the dry run's count and space first.
+  // Prune: the dry run's count and space first. A fresh dangling image of this test's own, as
+  // other tests on the engine may prune meanwhile.
+  build(`${repo}:dangle`, 'echo three > /three');
   await page.getByRole('button', { name: 'Prune' }).click();
   const prune = page.getByTestId('prune-dialog');
   await prune.getByLabel('Host').selectOption(host.id);
