@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditResponse, Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { openEngine, type Engine } from '../../docker/index.js';
 import { apiClient } from '../../test/api.js';
 import { openExecClient } from '../../test/exec-client.js';
@@ -179,5 +180,18 @@ describe('container shells against the rig', () => {
     shell.type('exit\r');
     await shell.closed;
     await api.put('/settings', { exec_operators: false });
+  });
+
+  it('refuses an upgrade from a foreign origin before anything, and a socket without a session', async () => {
+    const url = `${base.replace('http', 'ws')}/ws/exec?host=${host.id}&container=${runningId}`;
+    const status = await new Promise<number>((resolve) => {
+      const foreign = new WebSocket(url, { headers: { cookie, origin: 'http://evil.example' } });
+      foreign.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      foreign.on('open', () => resolve(101));
+    });
+    expect(status).toBe(403);
+    const anonymous = await openExecClient(base, '', host.id, runningId);
+    expect((await anonymous.waitMessage('error')).detail).toBe('Not authenticated');
+    expect((await anonymous.closed).code).toBe(4403);
   });
 });
