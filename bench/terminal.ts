@@ -179,6 +179,46 @@ function roundTrips(page: Page, keys: number): Promise<number[]> {
   return page.evaluate<number[]>(`(${ROUND_TRIPS})(${keys})`);
 }
 
+/** The round trip on a WebSocket of the page's own, no xterm: the browser's share without rendering. */
+const PAGE_SOCKET = `async ([url, n]) => {
+  const socket = new WebSocket(url);
+  socket.binaryType = 'arraybuffer';
+  let output = '';
+  let wake = () => {};
+  const decoder = new TextDecoder();
+  socket.onmessage = (e) => {
+    if (typeof e.data !== 'string') output += decoder.decode(e.data);
+    wake();
+  };
+  await new Promise((r) => (socket.onopen = r));
+  const until = (text) => new Promise((resolve) => {
+    wake = () => output.includes(text) && resolve(performance.now());
+    wake();
+  });
+  const send = (data) => socket.send(JSON.stringify({ type: 'input', data }));
+  socket.send(JSON.stringify({ type: 'start', command: '/bin/sh', user: '', cols: 200, rows: 50 }));
+  await until('# ');
+  const times = [];
+  for (let batch = 0; times.length < n; batch++) {
+    let typed = '#y' + batch;
+    send(typed);
+    await until(typed);
+    for (let i = 0; i < 20 && times.length < n; i++) {
+      typed += 'abcdefghij'[i % 10];
+      const start = performance.now();
+      send(typed.slice(-1));
+      times.push((await until(typed)) - start);
+    }
+    send('\\r');
+  }
+  socket.close();
+  return times;
+}`;
+
+function pageSocketRoundTrips(page: Page, url: string, keys: number): Promise<number[]> {
+  return page.evaluate<number[]>(`(${PAGE_SOCKET})(${JSON.stringify([url, keys])})`);
+}
+
 /** The longest task over a quiet window: what the page and the machine give without output. */
 const QUIET = `async () => {
   const longs = [];
@@ -265,6 +305,14 @@ try {
     const bare = await socketRoundTrips(host, id, KEYS);
     say(
       `${way}: socket only (no browser) key → echo p50 ${f1(pct(bare, 50))} ms, p95 ${f1(pct(bare, 95))} ms`,
+    );
+    const inPage = await pageSocketRoundTrips(
+      page,
+      `${berth.base.replace('http', 'ws')}/ws/exec?host=${host.id}&container=${id}`,
+      KEYS,
+    );
+    say(
+      `${way}: in the page without xterm key → echo p50 ${f1(pct(inPage, 50))} ms, p95 ${f1(pct(inPage, 95))} ms`,
     );
     const times = await roundTrips(page, KEYS);
     say(
