@@ -120,9 +120,15 @@ export class ExecSession {
     this.stream.write(data);
   }
 
+  /** Whether the engine has an exec for this session (which an end must then reap). */
+  get created(): boolean {
+    return this.execId !== null;
+  }
+
   /** Clamps the size to the bounds; tells the browser the size it got when it differs. */
   async resize(cols: number, rows: number): Promise<void> {
     if (this.execId === null || this.ended) return;
+    this.touch(); // a resized window is someone at the screen
     const size = clampTerminalSize(cols, rows);
     if (size.cols !== cols || size.rows !== rows) this.deps.peer.send({ type: 'resized', ...size });
     try {

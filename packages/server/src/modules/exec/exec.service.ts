@@ -138,8 +138,8 @@ export class ExecService {
       this.deps.audit.record({ ...base, action: 'container.exec.start', ok: false, error: detail });
       peer.send({ type: 'error', detail });
       peer.close();
-      // A started stream failed after the exec was created: make sure nothing is left.
-      await session.finish('engine').catch(() => undefined);
+      // The exec was created but its start failed: make sure nothing is left.
+      if (session.created) await session.finish('engine').catch(() => undefined);
       return null;
     }
     this.deps.audit.record({ ...base, action: 'container.exec.start' });
