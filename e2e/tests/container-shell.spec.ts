@@ -111,3 +111,38 @@ test('viewers see no Shell tab', async ({ browser, readyServer }) => {
   await expect(dialog.getByRole('tab', { name: 'Shell' })).toHaveCount(0);
   await viewer.close();
 });
+
+test('operators get the Shell tab once an admin allows it in Settings → System', async ({
+  page,
+  browser,
+  readyServer,
+}) => {
+  const api = await apiFor(readyServer.url);
+  await api.post('/hosts', hostPayload('plain', 'edge'));
+  const name = containers.run('plain', 'operator');
+  const made = await api.post<CreatedUser>('/users', { username: 'opsy', role: 'operator' });
+  const operator = await newUserReachesDashboard(browser, readyServer.url, 'opsy', made.password);
+  const dialogOf = async () => {
+    await operator.page.goto('/containers');
+    await operator.page
+      .getByRole('button', { name, exact: true })
+      .first()
+      .click({ timeout: 15_000 });
+    return operator.page.getByRole('dialog', { name: `${name} (edge)` });
+  };
+  await expect((await dialogOf()).getByRole('tab', { name: 'Info' })).toBeVisible();
+  await expect((await dialogOf()).getByRole('tab', { name: 'Shell' })).toHaveCount(0);
+
+  await signIn(page);
+  await page.goto('/settings?tab=system');
+  const allow = page.getByRole('switch', { name: 'Operators may open container shells' });
+  await allow.click();
+  await expect(allow).toBeChecked();
+  await expect(page.getByLabel('Shell idle timeout')).toHaveValue('15');
+
+  const dialog = await dialogOf();
+  await dialog.getByRole('tab', { name: 'Shell' }).click();
+  await dialog.getByRole('button', { name: 'Connect' }).click();
+  await expect(dialog.getByTestId('shell-status')).toContainText('Connected: /bin/sh');
+  await operator.close();
+});
