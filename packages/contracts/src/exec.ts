@@ -28,29 +28,31 @@ export function clampTerminalSize(cols: number, rows: number): { cols: number; r
 }
 
 // Absurd sizes are clamped (not refused): a browser zoomed far out may measure thousands.
-const size = z.number().finite();
+// Functions, so loading the contracts builds no schema (lazySchema's rule).
+const size = () => z.number().finite();
 
 /** The command a session runs: a shell of the picker, or a custom command line. */
-const commandSchema = z
-  .string()
-  .trim()
-  .min(1, 'Required')
-  .max(500, 'At most 500 characters')
-  .refine((s) => !s.includes('\0'), 'must not contain NUL');
+const commandSchema = () =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .max(500, 'At most 500 characters')
+    .refine((s) => !s.includes('\0'), 'must not contain NUL');
 
 export const execStartSchema = lazySchema(() =>
   z.strictObject({
     type: z.literal('start'),
     /** `/bin/sh`, `/bin/bash` or a custom command, split on spaces (no shell quoting). */
-    command: commandSchema,
+    command: commandSchema(),
     /** The engine's `User`: a name or uid[:gid]; empty runs as the container's user. */
     user: z
       .string()
       .trim()
       .max(64, 'At most 64 characters')
       .regex(/^[A-Za-z0-9_.-]*(:[A-Za-z0-9_.-]+)?$/, 'a user name or uid, optionally :group'),
-    cols: size,
-    rows: size,
+    cols: size(),
+    rows: size(),
   }),
 );
 export type ExecStart = z.infer<typeof execStartSchema>;
@@ -59,7 +61,7 @@ export const execClientMessageSchema = lazySchema(() =>
   z.discriminatedUnion('type', [
     execStartSchema,
     z.strictObject({ type: z.literal('input'), data: z.string().max(EXEC_INPUT_CHUNK * 4) }),
-    z.strictObject({ type: z.literal('resize'), cols: size, rows: size }),
+    z.strictObject({ type: z.literal('resize'), cols: size(), rows: size() }),
   ]),
 );
 export type ExecClientMessage = z.infer<typeof execClientMessageSchema>;
