@@ -124,7 +124,7 @@ test("a container's and its host's history: charts, markers, zoom, ranges, a ref
   const now = Date.now();
   await customRange(page, panel, now - 23 * 3_600_000, now - 22 * 3_600_000);
   await expect(panel.getByText('No data for this range')).toBeVisible();
-  // Further back than any tier keeps: the server's 400, its detail as it is.
+  // Further back than every tier keeps: the server's 400, its detail as it is.
   await customRange(page, panel, now - 200 * 86_400_000, now);
   await expect(panel.getByTestId('history-error')).toContainText(
     'from: the range is longer than any tier keeps',

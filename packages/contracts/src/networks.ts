@@ -29,7 +29,7 @@ export const networkSchema = lazySchema(() =>
     labels: z.record(z.string(), z.string()),
     /** bridge, host, none: cannot be removed. */
     builtin: z.boolean(),
-    /** Containers (any state) whose settings name it. Empty: unused. */
+    /** Containers (whatever their state) whose settings name it. Empty: unused. */
     in_use_by: z.array(resourceDependantSchema),
   }),
 );

@@ -77,7 +77,7 @@ export const volumeSchema = lazySchema(() =>
     options: z.record(z.string(), z.string()),
     /** Bytes on disk as the engine measured them; null when not asked, not measured or unknown. */
     size_bytes: z.number().nullable(),
-    /** Containers (any state) that mount it. Empty: unused. */
+    /** Containers (whatever their state) that mount it. Empty: unused. */
     in_use_by: z.array(resourceDependantSchema),
   }),
 );

@@ -76,7 +76,7 @@ function readError(err: unknown): string {
 
 /**
  * The agent's `POST /v1/compose-file`: reads the file only when a container of the project on
- * this engine names exactly that path in its config_files label; any other path is refused
+ * this engine names exactly that path in its config_files label; every other path is refused
  * (403), so the route reads compose files and nothing else.
  */
 export function composeFileHandler(

@@ -16,7 +16,7 @@ const plain = () => rigEngine('plain');
 
 /**
  * Container shells on the rig's plain engine through Berth's socket: output, resize, the
- * bad input the issue names, and no exec process left running after any way a session ends.
+ * bad input the issue names, and no exec process left running however a session ends.
  */
 describe('container shells against the rig', () => {
   let t: TestApp;

@@ -24,7 +24,7 @@ import { waitFor } from '../../test/wait.js';
 
 // Images on an agent host: the agent is a process of its own on the rig's plain engine, and
 // every images call (the list, a refused remove, a streamed pull, the prune) runs through its
-// tunnel, as on any other host.
+// tunnel, as on every other host.
 const engine = rigEngine('plain');
 const suffix = randomBytes(3).toString('hex');
 const local = `berth-test/images-agent-${suffix}:used`;

@@ -35,7 +35,7 @@ export interface NetworksDeps {
 const isBuiltin = (n: { Name: string }) => BUILTIN_NETWORKS.includes(n.Name);
 
 /**
- * Each network's users by id: containers whose settings name it, in any state (a stopped
+ * Each network's users by id: containers whose settings name it, whatever their state (a stopped
  * container's network is kept by a prune, as its start would need it), and the running ones
  * an inspect lists.
  */

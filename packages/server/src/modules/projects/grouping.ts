@@ -115,7 +115,7 @@ export function groupProjects(containers: readonly ContainerSnapshot[]): Project
   );
 }
 
-/** Whether any service names a dependency: the order then follows them, else the names. */
+/** Whether some service names a dependency: the order then follows them, else the names. */
 export const hasDependencies = (p: Project) => p.services.some((s) => s.depends_on.length > 0);
 
 export { isUp };

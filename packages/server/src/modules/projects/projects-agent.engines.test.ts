@@ -10,7 +10,7 @@ import { openTransportHost, type TransportHost } from '../../test/transports.js'
 import { waitFor } from '../../test/wait.js';
 
 // An agent host's compose file is read by its agent (a process of its own here), and only a
-// file a compose label of a container on that engine names: any other path is refused there.
+// file a compose label of a container on that engine names: every other path is refused there.
 const hex = randomBytes(3).toString('hex');
 const project = `berthagentproj${hex}`;
 const dir = mkdtempSync(join(tmpdir(), `berth-agent-proj-${hex}-`));

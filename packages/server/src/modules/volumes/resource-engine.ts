@@ -42,7 +42,7 @@ export function hostEngine(
 /**
  * An engine failure as an answer: the engine's own words with a status that says whose the
  * fault is (bad input 400, missing 404, in use or existing 409). A read-only agent's refusal
- * stays a 403; any other 403 of the engine (a network with active endpoints) is a conflict.
+ * stays a 403; every other 403 of the engine (a network with active endpoints) is a conflict.
  */
 export function engineAnswer(err: unknown, hostName: string, what: string): HttpError {
   if (err instanceof HttpError) return err;

@@ -11,7 +11,7 @@ import { dockerCli, rigEngine } from '../../test/rig.js';
 import { openTransportHost, type TransportHost } from '../../test/transports.js';
 import { waitFor } from '../../test/wait.js';
 
-// Volumes and networks through an agent process's tunnel, as through any other transport:
+// Volumes and networks through an agent process's tunnel, as through every other transport:
 // the list with sizes (the engine's df through the tunnel), create and remove; and a
 // read-only agent refusing every change in its own words (403), its lists still read.
 const tag = randomBytes(3).toString('hex');

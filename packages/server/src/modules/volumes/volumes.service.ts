@@ -36,7 +36,7 @@ export interface VolumesDeps {
   audit?: { record(entry: AuditRecord): void };
 }
 
-/** Each volume's users by name: containers whose mounts name it, in any state. */
+/** Each volume's users by name: containers whose mounts name it, whatever their state. */
 function usersByVolume(containers: ContainerUse[]): Map<string, ContainerUse[]> {
   const users = new Map<string, ContainerUse[]>();
   for (const c of containers)
@@ -156,7 +156,7 @@ export class VolumesService {
   }
 
   /**
-   * Removes the volume. The engine refuses one any container mounts, even with its own force:
+   * Removes the volume. The engine refuses one that a container mounts, even with its own force:
    * Berth's `force` first removes the stopped containers that mount it (the confirm named
    * them), never a running one.
    */

@@ -27,7 +27,7 @@ export type RangeChoice =
 export const presetOf = (id: RangePreset) =>
   RANGE_PRESETS.find((p) => p.id === id) ?? RANGE_PRESETS[0];
 
-/** The step a choice asks the server for, if any. */
+/** The step a choice asks the server for, if it asks one. */
 export const stepOf = (choice: RangeChoice): number | undefined => {
   if (choice.kind === 'custom') return undefined;
   const p = presetOf(choice.preset);

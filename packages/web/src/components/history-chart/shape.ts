@@ -104,11 +104,11 @@ export function formatValue(unit: ChartUnit, v: number | null | undefined): stri
 export const isRolledUp = (answer: Pick<MetricsResponse, 'tier' | 'step'>): boolean =>
   answer.tier !== '10s' || answer.step > METRICS_TIERS[0].resolution;
 
-/** True when no point of the answer has any of the chart's gauges. */
+/** True when no point of the answer has a value for one of the chart's gauges. */
 export const chartIsEmpty = (answer: MetricsResponse, spec: ChartSpec): boolean =>
   spec.series.every((s) => answer[s.field].mean.every((v) => v === null));
 
-/** True when no gauge of any chart has a value: "No data for this range". */
+/** True when no gauge of the charts has a value: "No data for this range". */
 export const answerIsEmpty = (answer: MetricsResponse, specs: readonly ChartSpec[]): boolean =>
   answer.t.length === 0 || specs.every((s) => chartIsEmpty(answer, s));
 
@@ -170,7 +170,7 @@ export function readoutAt(
   });
 }
 
-/** The last point with a value for any of the chart's gauges (the read-out when not hovering). */
+/** The last point with a value for one of the chart's gauges (the read-out when not hovering). */
 export function lastIndexWithData(
   columns: readonly (readonly (number | null)[])[],
   spec: ChartSpec,

@@ -125,7 +125,7 @@ export function RemoveVolumeDialog({ volume, onClose }: { volume: Volume; onClos
 
 /**
  * Prune unused volumes: the dry run's names, count and space first; the prune then removes
- * those names only, skipping any a container took meanwhile.
+ * those names only, skipping those a container took meanwhile.
  */
 export function PruneVolumesDialog({
   hosts,
