@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { EnrollmentTokenResponse, Host } from '@berth/contracts';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../../docker/index.js';
-import {
-  buildAgent,
-  exitedEarly,
-  spawnAgent,
-  type AgentProcess,
-} from '../../test/agent-process.js';
+import { enrollAgentHost } from '../../test/agent-host.js';
+import { buildAgent, type AgentProcess } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
 import { openExecClient } from '../../test/exec-client.js';
 import { listenOnLoopback } from '../../test/listen.js';
-import { dockerCli, endpointOf, rigEngine, rigSocketPath, runBusybox } from '../../test/rig.js';
+import { dockerCli, endpointOf, rigEngine, runBusybox } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 import { runningExecs } from './exec-count.js';
@@ -39,29 +32,9 @@ describe('container shells through an agent', () => {
 
   /** Enrolls an agent process on the plain engine and waits for its host online. */
   const agentHost = async (hostName: string, env: Record<string, string> = {}) => {
-    const { token } = (await api.post<EnrollmentTokenResponse>('/agents/enrollment-tokens')).body;
-    const dataDir = mkdtempSync(join(tmpdir(), 'berth-exec-agent-'));
-    dirs.push(dataDir);
-    const agent = spawnAgent({
-      BERTH_URL: base,
-      BERTH_AGENT_TOKEN: token,
-      BERTH_AGENT_DATA_DIR: dataDir,
-      BERTH_AGENT_DOCKER_SOCKET: rigSocketPath('plain'),
-      BERTH_AGENT_NAME: hostName,
-      ...env,
-    });
+    const { host, agent, dataDir } = await enrollAgentHost(api, base, hostName, env);
     agents.push(agent);
-    const host = await Promise.race([
-      waitFor(
-        `${hostName} online`,
-        async () =>
-          (await api.get<Host[]>('/hosts')).body.find(
-            (h) => h.name === hostName && h.status === 'online',
-          ),
-        30_000,
-      ),
-      exitedEarly(agent),
-    ]);
+    dirs.push(dataDir);
     await waitFor('the container listed', () =>
       t.app.services.monitor.container(host.id, containerId),
     );

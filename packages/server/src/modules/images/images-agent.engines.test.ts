@@ -1,26 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type {
-  EnrollmentTokenResponse,
-  Host,
-  ImagePrunePreview,
-  ImagePullLine,
-  ImagesResponse,
-} from '@berth/contracts';
+import { rmSync } from 'node:fs';
+import type { Host, ImagePrunePreview, ImagePullLine, ImagesResponse } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildAgent,
-  exitedEarly,
-  spawnAgent,
-  type AgentProcess,
-} from '../../test/agent-process.js';
+import { enrollAgentHost } from '../../test/agent-host.js';
+import { buildAgent, type AgentProcess } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
 import { listenOnLoopback } from '../../test/listen.js';
-import { dockerCli, IDLE, readRig, rigEngine, rigSocketPath } from '../../test/rig.js';
+import { dockerCli, IDLE, readRig, rigEngine } from '../../test/rig.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
-import { waitFor } from '../../test/wait.js';
 
 // Images on an agent host: the agent is a process of its own on the rig's plain engine, and
 // every images call (the list, a refused remove, a streamed pull, the prune) runs through its
@@ -56,27 +43,7 @@ beforeAll(async () => {
   const base = await listenOnLoopback(t.app);
   cookie = await signedInCookie(t.app);
   api = apiClient(t.app, cookie);
-  const { token } = (await api.post<EnrollmentTokenResponse>('/agents/enrollment-tokens')).body;
-  dataDir = mkdtempSync(join(tmpdir(), 'berth-images-agent-'));
-  const name = `images-agent-${suffix}`;
-  agent = spawnAgent({
-    BERTH_URL: base,
-    BERTH_AGENT_TOKEN: token,
-    BERTH_AGENT_DATA_DIR: dataDir,
-    BERTH_AGENT_DOCKER_SOCKET: rigSocketPath('plain'),
-    BERTH_AGENT_NAME: name,
-  });
-  host = await Promise.race([
-    waitFor(
-      `${name} online`,
-      async () =>
-        (await api.get<Host[]>('/hosts')).body.find(
-          (h) => h.name === name && h.status === 'online',
-        ),
-      30_000,
-    ),
-    exitedEarly(agent),
-  ]);
+  ({ host, agent, dataDir } = await enrollAgentHost(api, base, `images-agent-${suffix}`));
 }, 180_000);
 
 afterAll(async () => {
