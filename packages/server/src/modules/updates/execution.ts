@@ -4,6 +4,7 @@ import {
   containerNameKey,
   type ExecuteUpdateResponse,
   type UpdatePolicyValue,
+  type UpdateValidation,
 } from '@berth/contracts';
 import { conflict } from '../../platform/http-errors.js';
 import type { ContainerSnapshot } from '../monitor/index.js';
@@ -21,6 +22,37 @@ export type Answer = (
   d: string | null,
   id?: string | null,
 ) => ExecuteUpdateResponse;
+
+/** The answers of an update gated by `validation` (none: allowed), which each answer carries. */
+export const answerFor =
+  (validation: UpdateValidation | null): Answer =>
+  (status, message, detail, newId = null) => ({
+    status,
+    validation: validation?.result ?? 'allow',
+    reason: validation?.reason ?? null,
+    matched_pattern: validation?.matched_pattern ?? null,
+    message,
+    detail,
+    new_container_id: newId,
+  });
+
+/** The update policy's verdict on a container: its own policy, its labels, the name patterns. */
+export async function policyVerdict(
+  ctx: UpdatesContext,
+  c: ContainerSnapshot,
+): Promise<UpdateValidation | null> {
+  const [config, patterns] = await Promise.all([
+    ctx.store.getConfig(c.hostId, c.name),
+    ctx.store.policies(),
+  ]);
+  return validateUpdate({
+    name: c.name,
+    image: c.image,
+    labels: c.labels,
+    policy: (config?.update_policy ?? null) as UpdatePolicyValue | null,
+    patterns,
+  });
+}
 
 /** Each stage as it happens (the batch panel shows it per item). */
 export type OnStage = (stage: string, progress: number, message: string) => void;
@@ -43,26 +75,8 @@ export class UpdateExecution {
   ): Promise<ExecuteUpdateResponse> {
     const c = this.ctx.find(hostId, containerId);
     const store = this.ctx.store;
-    const [config, patterns] = await Promise.all([
-      store.getConfig(c.hostId, c.name),
-      store.policies(),
-    ]);
-    const validation = validateUpdate({
-      name: c.name,
-      image: c.image,
-      labels: c.labels,
-      policy: (config?.update_policy ?? null) as UpdatePolicyValue | null,
-      patterns,
-    });
-    const answer: Answer = (status, message, detail, newId = null) => ({
-      status,
-      validation: validation?.result ?? 'allow',
-      reason: validation?.reason ?? null,
-      matched_pattern: validation?.matched_pattern ?? null,
-      message,
-      detail,
-      new_container_id: newId,
-    });
+    const validation = await policyVerdict(this.ctx, c);
+    const answer = answerFor(validation);
     if (validation?.result === 'block')
       return answer('blocked', 'Update blocked by policy', validation.reason);
     if (validation?.result === 'warn' && (!opts.force || opts.auto === true))
@@ -97,15 +111,7 @@ export class UpdateExecution {
     if (row?.previous_image_id === null || row?.previous_image_id === undefined)
       throw conflict('No previous version to roll back to');
     const image = row.previous_image ?? row.previous_image_id;
-    const answer: Answer = (status, message, detail, newId = null) => ({
-      status,
-      validation: 'allow',
-      reason: null,
-      matched_pattern: null,
-      message,
-      detail,
-      new_container_id: newId,
-    });
+    const answer = answerFor(null);
     const engine = this.ctx.r.fleet.engine(c.hostId, { purpose: 'action' });
     // The tag may have moved since; run the exact image kept, then name it as before.
     if (engine !== null && row.previous_image !== null) {

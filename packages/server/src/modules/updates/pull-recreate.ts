@@ -1,8 +1,6 @@
-import type { UpdatePolicyValue } from '@berth/contracts';
 import { credentialsFor } from './credentials.js';
-import type { Answer, OnStage, UpdateExecution } from './execution.js';
+import { answerFor, policyVerdict, type OnStage, type UpdateExecution } from './execution.js';
 import { pullImage } from './executor.js';
-import { validateUpdate } from './policies.js';
 import { parseImageRef } from './registry.js';
 import type { UpdatesContext } from './updates-context.js';
 
@@ -35,14 +33,7 @@ export async function pullAndRecreate(
     new_container_id: null,
   });
   const c = ctx.find(hostId, containerId);
-  const config = await ctx.store.getConfig(c.hostId, c.name);
-  const validation = validateUpdate({
-    name: c.name,
-    image: c.image,
-    labels: c.labels,
-    policy: (config?.update_policy ?? null) as UpdatePolicyValue | null,
-    patterns: await ctx.store.policies(),
-  });
+  const validation = await policyVerdict(ctx, c);
   if (validation?.result === 'block')
     return {
       status: 'blocked',
@@ -76,22 +67,13 @@ export async function pullAndRecreate(
   } catch (err) {
     return failed(`Pull failed: ${errText(err)}`);
   }
-  const answer: Answer = (status, message, detail, newId = null) => ({
-    status,
-    validation: validation?.result ?? 'allow',
-    reason: validation?.reason ?? null,
-    matched_pattern: validation?.matched_pattern ?? null,
-    message,
-    detail,
-    new_container_id: newId,
-  });
   const done = await execution.replace(c, {
     image: c.image,
     pull: false,
     digest: null,
     username: opts.username,
     kind: 'update',
-    answer,
+    answer: answerFor(validation),
     ...(opts.onStage === undefined ? {} : { onStage: opts.onStage }),
   });
   return done.status === 'success'
