@@ -1,0 +1,278 @@
+import {
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryKey,
+  type UseQueryOptions,
+} from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { HostPicker } from '@/components/host-picker';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { errorText } from '@/lib/api-client';
+import type { HostChoice } from './resource-view';
+
+/** A resource's inspect answer, read-only: the main fields, then the engine's JSON whole. */
+export function InspectDialog({
+  title,
+  testId,
+  fields,
+  error,
+  raw,
+  onClose,
+}: {
+  title: string;
+  testId: string;
+  /** The `<dt>`/`<dd>` pairs of the main fields. */
+  fields: ReactNode;
+  error: Error | null;
+  /** The engine's answer, once it came. */
+  raw: unknown;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title={title} size="xl">
+      <div className="max-h-[70vh] space-y-4 overflow-y-auto text-sm" data-testid={testId}>
+        <dl className="grid grid-cols-[8rem_1fr] gap-1 max-md:grid-cols-1">{fields}</dl>
+        {error !== null && (
+          <p role="alert" className="text-red-400">
+            {errorText(error)}
+          </p>
+        )}
+        {raw !== undefined && (
+          <pre className="overflow-x-auto rounded-md bg-slate-950 p-3 font-mono text-xs text-slate-300">
+            {JSON.stringify(raw, null, 2)}
+          </pre>
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * Remove a resource, naming the containers that use it. The engine refuses a plain remove of
+ * one in use, in its words (shown here); where `canForce`, a second confirm forces it.
+ */
+export function RemoveResourceDialog<A>({
+  noun,
+  users,
+  usersTestId,
+  usersHeading,
+  describe,
+  canForce,
+  remove,
+  onRemoved,
+  queryKey,
+  onClose,
+}: {
+  noun: string;
+  users: readonly { id: string; name: string; state: string }[];
+  usersTestId: string;
+  usersHeading: string;
+  /** The confirm's description, plain or forced. */
+  describe: (force: boolean) => string;
+  canForce: boolean;
+  remove: (force: boolean) => Promise<A>;
+  /** Says so (a toast); the list is refreshed and the dialog closed after. */
+  onRemoved: (answer: A) => void;
+  queryKey: QueryKey;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const [force, setForce] = useState(false);
+  const mutation = useMutation({
+    mutationFn: remove,
+    onSuccess: (answer) => {
+      onRemoved(answer);
+      void client.invalidateQueries({ queryKey });
+      onClose();
+    },
+  });
+  return (
+    <ConfirmDialog
+      open
+      title={force ? 'Force removal?' : `Remove ${noun}?`}
+      description={describe(force)}
+      confirmLabel={force ? 'Force remove' : 'Remove'}
+      danger
+      busy={mutation.isPending}
+      onConfirm={() => mutation.mutate(force)}
+      onCancel={onClose}
+    >
+      <div className="mb-4 space-y-2 text-sm">
+        {users.length > 0 && (
+          <div data-testid={usersTestId} className="rounded-md border border-amber-500/40 p-2">
+            <p className="text-amber-300">{usersHeading}</p>
+            <ul className="list-disc pl-5 text-slate-200">
+              {users.map((u) => (
+                <li key={u.id}>
+                  {u.name} <span className="text-slate-400">({u.state})</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {mutation.error !== null && (
+          <p role="alert" data-testid="remove-error" className="text-red-400">
+            {errorText(mutation.error)}
+          </p>
+        )}
+        {canForce && users.length > 0 && !force && (
+          <Button variant="secondary" size="sm" onClick={() => setForce(true)}>
+            Force…
+          </Button>
+        )}
+      </div>
+    </ConfirmDialog>
+  );
+}
+
+/**
+ * Prune a host's unused (or dangling) resources: the dry run first (`preview`, counted by
+ * `countOf`), then the prune of what it found, then what the engine says it did.
+ */
+export function PruneResourceDialog<P, R, K extends QueryKey>({
+  title,
+  hosts,
+  hostId: fixedHost,
+  preview: previewOptions,
+  countOf,
+  counting,
+  showPreview,
+  prune: pruneFn,
+  showResult,
+  queryKey,
+  onClose,
+}: {
+  title: string;
+  hosts: HostChoice[];
+  hostId: string | null;
+  preview: (hostId: string) => UseQueryOptions<P, Error, P, K>;
+  countOf: (preview: P | undefined) => number;
+  /** Shown while the dry run runs. */
+  counting: string;
+  showPreview: (preview: P, count: number) => ReactNode;
+  prune: (hostId: string, preview: P | undefined) => Promise<R>;
+  showResult: (result: R) => ReactNode;
+  queryKey: QueryKey;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const [hostId, setHostId] = useState(fixedHost ?? hosts[0]?.id ?? '');
+  const preview = useQuery({ ...previewOptions(hostId), enabled: hostId !== '' });
+  const [done, setDone] = useState<R | null>(null);
+  const prune = useMutation({
+    mutationFn: () => pruneFn(hostId, preview.data),
+    onSuccess: (answer) => {
+      setDone(answer);
+      void client.invalidateQueries({ queryKey });
+    },
+  });
+  const count = countOf(preview.data);
+  return (
+    <Dialog open onOpenChange={(o) => !o && onClose()} title={title}>
+      <div className="space-y-4 text-sm" data-testid="prune-dialog">
+        {fixedHost === null && done === null && (
+          <HostPicker hosts={hosts} value={hostId} onChange={setHostId} />
+        )}
+        {done !== null ? (
+          showResult(done)
+        ) : preview.isPending ? (
+          <p className="text-slate-400">{counting}</p>
+        ) : preview.error !== null ? (
+          <p role="alert" className="text-red-400">
+            {errorText(preview.error)}
+          </p>
+        ) : (
+          showPreview(preview.data, count)
+        )}
+        {prune.error !== null && (
+          <p role="alert" className="text-red-400">
+            {errorText(prune.error)}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <Button variant="secondary" onClick={onClose}>
+            {done === null ? 'Cancel' : 'Close'}
+          </Button>
+          {done === null && (
+            <Button
+              variant="danger"
+              disabled={prune.isPending || count === 0}
+              onClick={() => prune.mutate()}
+            >
+              {prune.isPending ? 'Pruning…' : `Prune ${count}`}
+            </Button>
+          )}
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The names a dry run found, under its count. */
+export function PruneNames({ names }: { names: readonly { key: string; name: string }[] }) {
+  if (names.length === 0) return null;
+  return (
+    <ul className="max-h-40 list-disc overflow-y-auto pl-5 text-slate-300">
+      {names.map((n) => (
+        <li key={n.key}>{n.name}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** What a prune removed and what it kept, with why. */
+export function PruneOutcome({
+  removed,
+  skipped,
+}: {
+  /** The sentence on what was removed. */
+  removed: ReactNode;
+  skipped: readonly { name: string; reason: string }[];
+}) {
+  return (
+    <div data-testid="prune-result" className="space-y-1 text-slate-200">
+      <p>{removed}</p>
+      {skipped.map((s) => (
+        <p key={s.name} className="text-amber-300">
+          Kept {s.name}: {s.reason}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+const TEXTAREA =
+  'w-full rounded-md border border-slate-700 bg-slate-900 px-3 py-2 font-mono text-sm text-slate-100';
+
+/** Labels or driver options in a create form: `key=value`, one a line. */
+export function KeyValuesField({
+  label,
+  name,
+  value,
+  onChange,
+  placeholder,
+}: {
+  /** The field's accessible name, `Labels`; its caption adds the format. */
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+}) {
+  return (
+    <label className="flex flex-col gap-1 text-slate-300">
+      {label}
+      <textarea
+        aria-label={name}
+        rows={2}
+        className={TEXTAREA}
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
+  );
+}
