@@ -1,10 +1,17 @@
-import { networkCreateSchema, type Network, type ResourcePruneResult } from '@berth/contracts';
+import { networkCreateSchema, type Network } from '@berth/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { toast } from 'sonner';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { HostPicker } from '@/components/host-picker';
-import { Button } from '@/components/ui/button';
+import {
+  InspectDialog,
+  KeyValuesField,
+  PruneNames,
+  PruneOutcome,
+  PruneResourceDialog,
+  RemoveResourceDialog,
+} from '@/components/resource-list/resource-dialogs';
+import type { HostChoice } from '@/components/resource-list/resource-view';
 import { Dialog } from '@/components/ui/dialog';
 import { FormFooter } from '@/components/ui/form-footer';
 import { Input } from '@/components/ui/input';
@@ -21,8 +28,6 @@ import {
 } from '../api/networks-api';
 import { subnetText } from './networks-table';
 
-type HostChoice = { id: string; name: string };
-
 /** A network's inspect answer, read-only: the engine's JSON whole, after the main fields. */
 export function NetworkDetailsDialog({
   network,
@@ -33,9 +38,14 @@ export function NetworkDetailsDialog({
 }) {
   const details = useQuery(networkDetailsQueryOptions(network.host_id, network.id));
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title={network.name} size="xl">
-      <div className="max-h-[70vh] space-y-4 overflow-y-auto text-sm" data-testid="network-details">
-        <dl className="grid grid-cols-[8rem_1fr] gap-1 max-md:grid-cols-1">
+    <InspectDialog
+      title={network.name}
+      testId="network-details"
+      error={details.error}
+      raw={details.data?.raw}
+      onClose={onClose}
+      fields={
+        <>
           <dt className="text-slate-400">Host</dt>
           <dd>{network.host_name}</dd>
           <dt className="text-slate-400">ID</dt>
@@ -52,19 +62,9 @@ export function NetworkDetailsDialog({
               ? 'None (unused)'
               : network.in_use_by.map((d) => `${d.name} (${d.state})`).join(', ')}
           </dd>
-        </dl>
-        {details.error !== null && (
-          <p role="alert" className="text-red-400">
-            {errorText(details.error)}
-          </p>
-        )}
-        {details.data !== undefined && (
-          <pre className="overflow-x-auto rounded-md bg-slate-950 p-3 font-mono text-xs text-slate-300">
-            {JSON.stringify(details.data.raw, null, 2)}
-          </pre>
-        )}
-      </div>
-    </Dialog>
+        </>
+      }
+    />
   );
 }
 
@@ -79,145 +79,71 @@ export function RemoveNetworkDialog({
   network: Network;
   onClose: () => void;
 }) {
-  const client = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => removeNetwork(network.host_id, network.id),
-    onSuccess: () => {
-      toast.success(`Network ${network.name} removed`);
-      void client.invalidateQueries({ queryKey: NETWORKS_KEY });
-      onClose();
-    },
-  });
-  const users = network.in_use_by;
   return (
-    <ConfirmDialog
-      open
-      title="Remove network?"
-      description={`${network.name} on ${network.host_name}.`}
-      confirmLabel="Remove"
-      danger
-      busy={remove.isPending}
-      onConfirm={() => remove.mutate()}
-      onCancel={onClose}
-    >
-      <div className="mb-4 space-y-2 text-sm">
-        {users.length > 0 && (
-          <div data-testid="network-users" className="rounded-md border border-amber-500/40 p-2">
-            <p className="text-amber-300">Containers on it:</p>
-            <ul className="list-disc pl-5 text-slate-200">
-              {users.map((u) => (
-                <li key={u.id}>
-                  {u.name} <span className="text-slate-400">({u.state})</span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        {remove.error !== null && (
-          <p role="alert" data-testid="remove-error" className="text-red-400">
-            {errorText(remove.error)}
-          </p>
-        )}
-      </div>
-    </ConfirmDialog>
+    <RemoveResourceDialog
+      noun="network"
+      users={network.in_use_by}
+      usersTestId="network-users"
+      usersHeading="Containers on it:"
+      describe={() => `${network.name} on ${network.host_name}.`}
+      canForce={false}
+      remove={() => removeNetwork(network.host_id, network.id)}
+      onRemoved={() => toast.success(`Network ${network.name} removed`)}
+      queryKey={NETWORKS_KEY}
+      onClose={onClose}
+    />
   );
 }
 
 /** Prune unused networks: the dry run's names and count first, then only those. */
 export function PruneNetworksDialog({
   hosts,
-  hostId: fixedHost,
+  hostId,
   onClose,
 }: {
   hosts: HostChoice[];
   hostId: string | null;
   onClose: () => void;
 }) {
-  const client = useQueryClient();
-  const [hostId, setHostId] = useState(fixedHost ?? hosts[0]?.id ?? '');
-  const preview = useQuery({
-    ...networkPrunePreviewQueryOptions(hostId),
-    enabled: hostId !== '',
-  });
-  const [done, setDone] = useState<ResourcePruneResult | null>(null);
-  const networks = preview.data?.networks ?? [];
-  const prune = useMutation({
-    mutationFn: () =>
-      pruneNetworks(
-        hostId,
-        networks.map((n) => n.id),
-      ),
-    onSuccess: (answer) => {
-      setDone(answer);
-      void client.invalidateQueries({ queryKey: NETWORKS_KEY });
-    },
-  });
-  const count = networks.length;
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="Prune unused networks">
-      <div className="space-y-4 text-sm" data-testid="prune-dialog">
-        {fixedHost === null && done === null && (
-          <HostPicker hosts={hosts} value={hostId} onChange={setHostId} />
-        )}
-        {done !== null ? (
-          <div data-testid="prune-result" className="space-y-1 text-slate-200">
-            <p>
+    <PruneResourceDialog
+      title="Prune unused networks"
+      hosts={hosts}
+      hostId={hostId}
+      preview={networkPrunePreviewQueryOptions}
+      countOf={(p) => p?.networks.length ?? 0}
+      counting="Counting unused networks…"
+      showPreview={(p, count) => (
+        <>
+          <p data-testid="prune-preview" className="text-slate-200">
+            {count === 0
+              ? 'No unused networks to remove.'
+              : `${count} unused network${count === 1 ? '' : 's'}. Built-in networks and those a container names (stopped ones too) are kept.`}
+          </p>
+          <PruneNames names={p.networks.map((n) => ({ key: n.id, name: n.name }))} />
+        </>
+      )}
+      prune={(host, p) =>
+        pruneNetworks(
+          host,
+          (p?.networks ?? []).map((n) => n.id),
+        )
+      }
+      showResult={(done) => (
+        <PruneOutcome
+          removed={
+            <>
               Removed {done.removed.length} network{done.removed.length === 1 ? '' : 's'}.
-            </p>
-            {done.skipped.map((s) => (
-              <p key={s.name} className="text-amber-300">
-                Kept {s.name}: {s.reason}
-              </p>
-            ))}
-          </div>
-        ) : preview.isPending ? (
-          <p className="text-slate-400">Counting unused networks…</p>
-        ) : preview.error !== null ? (
-          <p role="alert" className="text-red-400">
-            {errorText(preview.error)}
-          </p>
-        ) : (
-          <>
-            <p data-testid="prune-preview" className="text-slate-200">
-              {count === 0
-                ? 'No unused networks to remove.'
-                : `${count} unused network${count === 1 ? '' : 's'}. Built-in networks and those a container names (stopped ones too) are kept.`}
-            </p>
-            {count > 0 && (
-              <ul className="max-h-40 list-disc overflow-y-auto pl-5 text-slate-300">
-                {networks.map((n) => (
-                  <li key={n.id}>{n.name}</li>
-                ))}
-              </ul>
-            )}
-          </>
-        )}
-        {prune.error !== null && (
-          <p role="alert" className="text-red-400">
-            {errorText(prune.error)}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            {done === null ? 'Cancel' : 'Close'}
-          </Button>
-          {done === null && (
-            <Button
-              variant="danger"
-              disabled={prune.isPending || count === 0}
-              onClick={() => prune.mutate()}
-            >
-              {prune.isPending ? 'Pruning…' : `Prune ${count}`}
-            </Button>
-          )}
-        </div>
-      </div>
-    </Dialog>
+            </>
+          }
+          skipped={done.skipped}
+        />
+      )}
+      queryKey={NETWORKS_KEY}
+      onClose={onClose}
+    />
   );
 }
-
-const TEXTAREA =
-  'w-full rounded-md border border-slate-700 bg-slate-900 px-3 py-2 font-mono text-sm text-slate-100';
 
 /**
  * Create a network: name, driver, subnet and gateway (checked here with the server's own
@@ -323,16 +249,12 @@ export function CreateNetworkDialog({
             Attachable
           </Switch>
         </div>
-        <label className="flex flex-col gap-1 text-slate-300">
-          Labels (key=value, one a line)
-          <textarea
-            aria-label="Labels"
-            rows={2}
-            className={TEXTAREA}
-            value={labels}
-            onChange={(e) => setLabels(e.target.value)}
-          />
-        </label>
+        <KeyValuesField
+          label="Labels (key=value, one a line)"
+          name="Labels"
+          value={labels}
+          onChange={setLabels}
+        />
         <FormFooter
           error={error}
           onCancel={onClose}

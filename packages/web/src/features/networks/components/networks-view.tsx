@@ -1,15 +1,9 @@
 import type { Network } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Network as NetworkIcon, Plus, Search, Trash } from 'lucide-react';
-import { useDeferredValue, useMemo, useState } from 'react';
-import { EmptyState } from '@/components/empty-state';
-import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Select } from '@/components/ui/select';
-import { usePhone } from '@/hooks/use-breakpoint';
+import { Network as NetworkIcon, Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { ResourceView, useResourceScope } from '@/components/resource-list/resource-view';
 import { useCan } from '@/hooks/use-can';
-import { errorText } from '@/lib/api-client';
-import { hostsQueryOptions } from '@/lib/queries';
 import { networksQueryOptions } from '../api/networks-api';
 import {
   CreateNetworkDialog,
@@ -46,22 +40,11 @@ function matches(n: Network, q: string): boolean {
  * a network's removal or a new subnet changes how every container on the host is reached.
  */
 export function NetworksView({ hostId: fixedHost = null }: { hostId?: string | null }) {
-  const phone = usePhone();
   const canChange = useCan('admin');
-  const [hostFilter, setHostFilter] = useState('');
-  const [search, setSearch] = useState('');
-  const query = useDeferredValue(search.trim().toLowerCase());
+  const scope = useResourceScope(fixedHost);
   const [open, setOpen] = useState<Open>(null);
-  const hostId = fixedHost ?? (hostFilter === '' ? null : hostFilter);
-  const networks = useQuery(networksQueryOptions(hostId));
-  const hosts = useQuery(hostsQueryOptions());
-  const hostList = useMemo(
-    () =>
-      (hosts.data ?? [])
-        .filter((h) => fixedHost === null || h.id === fixedHost)
-        .map((h) => ({ id: h.id, name: h.name })),
-    [hosts.data, fixedHost],
-  );
+  const networks = useQuery(networksQueryOptions(scope.hostId));
+  const { query, hostList } = scope;
   const shown = useMemo(
     () => (networks.data?.networks ?? []).filter((n) => matches(n, query)),
     [networks.data, query],
@@ -74,94 +57,42 @@ export function NetworksView({ hostId: fixedHost = null }: { hostId?: string | n
     }),
     [canChange],
   );
-  const total = networks.data?.networks.length ?? 0;
-  const touch = phone ? 'touch' : 'sm';
-  const failed = (networks.data?.hosts ?? []).filter((h) => h.error !== null);
+  const close = () => setOpen(null);
 
   return (
-    <div
-      className="space-y-4"
-      data-testid={fixedHost === null ? 'networks-view' : 'host-networks-view'}
+    <ResourceView
+      scope={scope}
+      noun="network"
+      testId="networks-view"
+      search={{ label: 'Search networks', placeholder: 'Search name, subnet, container…' }}
+      shown={shown.length}
+      total={networks.data?.networks.length ?? 0}
+      create={
+        canChange
+          ? { icon: Plus, label: 'Create', onClick: () => setOpen({ kind: 'create' }) }
+          : undefined
+      }
+      onPrune={canChange ? () => setOpen({ kind: 'prune' }) : undefined}
+      failed={networks.data?.hosts ?? []}
+      error={networks.error}
+      pending={networks.isPending}
+      empty={NetworkIcon}
+      list={(phone) =>
+        phone ? (
+          <NetworkCards networks={shown} actions={actions} />
+        ) : (
+          <NetworksTable networks={shown} actions={actions} showHost={fixedHost === null} />
+        )
+      }
     >
-      <div className="flex flex-wrap items-center gap-2">
-        {fixedHost === null && (
-          <Select
-            aria-label="Host filter"
-            value={hostFilter}
-            onChange={(e) => setHostFilter(e.target.value)}
-            size={phone ? 'touch' : 'md'}
-          >
-            <option value="">All hosts</option>
-            {hostList.map((h) => (
-              <option key={h.id} value={h.id}>
-                {h.name}
-              </option>
-            ))}
-          </Select>
-        )}
-        <div className="relative min-w-48 flex-1">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-2 h-4 w-4 -translate-y-1/2 text-slate-500"
-            aria-hidden
-          />
-          <Input
-            aria-label="Search networks"
-            placeholder="Search name, subnet, container…"
-            className="pl-8"
-            size={phone ? 'touch' : 'md'}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
-        <span className="text-sm text-slate-400" data-testid="network-count">
-          {shown.length === total
-            ? `${total} network(s)`
-            : `${shown.length} of ${total} network(s)`}
-        </span>
-        {canChange && (
-          <>
-            <Button size={touch} onClick={() => setOpen({ kind: 'create' })}>
-              <Plus className="h-4 w-4" aria-hidden /> Create
-            </Button>
-            <Button variant="secondary" size={touch} onClick={() => setOpen({ kind: 'prune' })}>
-              <Trash className="h-4 w-4" aria-hidden /> Prune
-            </Button>
-          </>
-        )}
-      </div>
-
-      {failed.map((f) => (
-        <p key={f.host_id} role="alert" className="text-sm text-amber-300">
-          {f.host_name}: {f.error}
-        </p>
-      ))}
-      {networks.error !== null && (
-        <p role="alert" className="text-sm text-red-400">
-          {errorText(networks.error)}
-        </p>
-      )}
-      {networks.isPending ? (
-        <p className="text-sm text-slate-400">Loading networks…</p>
-      ) : shown.length === 0 ? (
-        <EmptyState icon={NetworkIcon} title={total === 0 ? 'No networks' : 'No network matches'} />
-      ) : phone ? (
-        <NetworkCards networks={shown} actions={actions} />
-      ) : (
-        <NetworksTable networks={shown} actions={actions} showHost={fixedHost === null} />
-      )}
-
-      {open?.kind === 'inspect' && (
-        <NetworkDetailsDialog network={open.network} onClose={() => setOpen(null)} />
-      )}
-      {open?.kind === 'remove' && (
-        <RemoveNetworkDialog network={open.network} onClose={() => setOpen(null)} />
-      )}
+      {open?.kind === 'inspect' && <NetworkDetailsDialog network={open.network} onClose={close} />}
+      {open?.kind === 'remove' && <RemoveNetworkDialog network={open.network} onClose={close} />}
       {open?.kind === 'create' && (
-        <CreateNetworkDialog hosts={hostList} hostId={fixedHost} onClose={() => setOpen(null)} />
+        <CreateNetworkDialog hosts={hostList} hostId={fixedHost} onClose={close} />
       )}
       {open?.kind === 'prune' && (
-        <PruneNetworksDialog hosts={hostList} hostId={fixedHost} onClose={() => setOpen(null)} />
+        <PruneNetworksDialog hosts={hostList} hostId={fixedHost} onClose={close} />
       )}
-    </div>
+    </ResourceView>
   );
 }
