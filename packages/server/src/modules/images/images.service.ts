@@ -15,6 +15,7 @@ import {
   notFound,
 } from '../../platform/http-errors.js';
 import type { Fleet, FleetHost } from '../monitor/index.js';
+import { hostEngine } from '../volumes/index.js';
 import { fullImageId, detailsOf, imageFromInspect, imageOf, usersByImage } from './image-view.js';
 
 /** How long a host may take to list its images and containers before the list goes without it. */
@@ -53,11 +54,7 @@ export class ImagesService {
 
   /** A known host and its engine for `purpose`; 404 or 409 (offline) otherwise. */
   engineOf(hostId: string, purpose: 'query' | 'action'): { host: FleetHost; engine: Engine } {
-    const host = this.fleet.host(hostId);
-    if (host === undefined) throw notFound('Host not found');
-    const engine = this.fleet.engine(hostId, { purpose });
-    if (engine === null) throw conflict(`Host ${host.name} is offline`);
-    return { host, engine };
+    return hostEngine(this.fleet, hostId, purpose);
   }
 
   /** One host's images with the containers that use each. */

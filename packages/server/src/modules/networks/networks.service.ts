@@ -19,6 +19,7 @@ import {
   engineAnswer,
   hostEngine,
   inTurns,
+  pruneSkipReason,
   readHosts,
   statusOf,
   type ContainerUse,
@@ -210,9 +211,7 @@ export class NetworksService {
         await engine.removeNetwork(n.Id);
         return removed.push(n.Name);
       } catch (err) {
-        const reason =
-          statusOf(err) === 404 ? 'no longer exists' : engineAnswer(err, host.name, n.Name).message;
-        return skipped.push({ name: n.Name, reason });
+        return skipped.push({ name: n.Name, reason: pruneSkipReason(err, host.name, n.Name) });
       }
     });
     if (removed.length > 0)

@@ -7,6 +7,7 @@ export {
   hostEngine,
   inTurns,
   isRunning,
+  pruneSkipReason,
   readHosts,
   statusOf,
   type ContainerUse,

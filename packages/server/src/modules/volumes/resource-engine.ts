@@ -114,6 +114,10 @@ export async function containerUses(engine: Engine): Promise<ContainerUse[]> {
 const RUNNING = new Set(['running', 'paused', 'restarting']);
 export const isRunning = (d: ResourceDependant): boolean => RUNNING.has(d.state);
 
+/** Why a prune skipped `name` when the engine refused its removal: gone already, or its words. */
+export const pruneSkipReason = (err: unknown, hostName: string, name: string): string =>
+  statusOf(err) === 404 ? 'no longer exists' : engineAnswer(err, hostName, name).message;
+
 /** Runs `work` over `items`, `width` at a time, in order of the items. */
 export async function inTurns<T, R>(
   items: readonly T[],

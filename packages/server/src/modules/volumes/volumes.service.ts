@@ -21,6 +21,7 @@ import {
   hostEngine,
   inTurns,
   isRunning,
+  pruneSkipReason,
   readHosts,
   statusOf,
   type ContainerUse,
@@ -255,11 +256,7 @@ export class VolumesService {
         await engine.removeVolume(name);
         removed.push(name);
       } catch (err) {
-        skipped.push({
-          name,
-          reason:
-            statusOf(err) === 404 ? 'no longer exists' : engineAnswer(err, host.name, name).message,
-        });
+        skipped.push({ name, reason: pruneSkipReason(err, host.name, name) });
       }
     });
     if (removed.length > 0)
