@@ -2,13 +2,14 @@ import { IMAGE_REFERENCE_PATTERN, type ImagePullLine } from '@berth/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { HostPicker } from '@/components/host-picker';
+import type { HostChoice } from '@/components/resource-list/resource-view';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { errorText } from '@/lib/api-client';
 import { formatBytes } from '@/lib/format';
 import { IMAGES_KEY, pullImage } from '../api/images-api';
-import { HostPicker } from './image-dialogs';
 
 type Progress = Extract<ImagePullLine, { type: 'progress' }>;
 
@@ -21,7 +22,7 @@ export function PullDialog({
   hostId: fixedHost,
   onClose,
 }: {
-  hosts: { id: string; name: string }[];
+  hosts: HostChoice[];
   hostId: string | null;
   onClose: () => void;
 }) {
