@@ -117,7 +117,7 @@ test.describe('agent hosts', () => {
     await expect(drawer.getByTestId('drawer-connection-type')).toHaveText('Agent 0.1.0');
     // What the agent runs next to its engine, and when it last connected (it still is).
     await expect(drawer.getByTestId('drawer-agent-capabilities')).toHaveText(
-      'HTTP probes, container stats, host metrics',
+      'HTTP probes, container stats, host metrics, compose files',
     );
     await expect(drawer.getByTestId('drawer-agent-last-connected')).toHaveText(
       /^\d+[smhd] ago \(still connected\)$/,
@@ -128,7 +128,7 @@ test.describe('agent hosts', () => {
     await drawer.getByRole('button', { name: 'Expand' }).click();
     await expect(page.getByTestId('modal-connection-type')).toHaveText('Agent 0.1.0');
     await expect(page.getByTestId('modal-agent-capabilities')).toHaveText(
-      'HTTP probes, container stats, host metrics',
+      'HTTP probes, container stats, host metrics, compose files',
     );
     await expect(page.getByTestId('modal-agent-last-connected')).toContainText('ago');
   });

@@ -23,9 +23,15 @@ describe('capabilitiesText', () => {
   it('says what an agent runs next to its engine, in words', () => {
     expect(
       capabilitiesText({
-        capabilities: ['read-only', 'http-probe', 'host-metrics', 'container-stats'],
+        capabilities: [
+          'read-only',
+          'compose-file',
+          'http-probe',
+          'host-metrics',
+          'container-stats',
+        ],
       }),
-    ).toBe('HTTP probes, container stats, host metrics, read-only');
+    ).toBe('HTTP probes, container stats, host metrics, compose files, read-only');
     expect(capabilitiesText({ capabilities: ['read-only'] })).toBe('Read-only');
     // A newer agent's capability this page does not know is named as the agent said it.
     expect(capabilitiesText({ capabilities: ['teleport', 'host-metrics'] })).toBe(

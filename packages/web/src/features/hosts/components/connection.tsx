@@ -1,4 +1,4 @@
-import type { Host } from '@berth/contracts';
+import type { AgentCapability, Host } from '@berth/contracts';
 import { ShieldAlert } from 'lucide-react';
 import { InfoRow } from '@/components/detail-section';
 import { formatAgo } from '@/lib/format';
@@ -44,11 +44,15 @@ export function InsecureAgentWarning() {
   );
 }
 
-/** What each capability an agent announces lets it do, in words, in the order they are shown. */
-const CAPABILITY_TEXT: Record<string, string> = {
+/**
+ * What each capability an agent announces lets it do, in words, in the order they are shown;
+ * a capability added to the contract does not compile until it has its words here.
+ */
+const CAPABILITY_TEXT: Record<AgentCapability, string> = {
   'http-probe': 'HTTP probes',
   'container-stats': 'container stats',
   'host-metrics': 'host metrics',
+  'compose-file': 'compose files',
   'read-only': 'read-only',
 };
 
@@ -64,7 +68,7 @@ export function capabilitiesText(agent: { capabilities: string[] }): string {
   const rank = (c: string) => (order.includes(c) ? order.indexOf(c) : order.length);
   const text = [...agent.capabilities]
     .sort((a, b) => rank(a) - rank(b))
-    .map((c) => CAPABILITY_TEXT[c] ?? c)
+    .map((c) => (CAPABILITY_TEXT as Record<string, string | undefined>)[c] ?? c)
     .join(', ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
