@@ -6,11 +6,11 @@
 // - prune dry run on a host with 500 dangling images among 1,000: GET
 //   /api/hosts/:id/images/prune, wall time (target < 2 s).
 // Usage: node bench/images.ts [rounds=5]   (needs the server and web builds)
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { launchChromium, openSignedInPage, startBerth, timeAnswer } from './berth-process.ts';
-import { startFakeEngine } from './fake-engine.ts';
 import { f1 } from './figures.ts';
+import { startOverlayEngine } from './overlay-engine.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const PORT = 18_821;
@@ -50,49 +50,20 @@ async function startImagesEngine(
   images: number,
   dangling: number,
 ): Promise<Server[]> {
-  const backend = await startFakeEngine(back, containers, label);
   const ids = Array.from({ length: containers }, (_, i) =>
     `${label}${String(i).padStart(4, '0')}`.padEnd(64, 'a').slice(0, 64),
   );
   const list = imagesOf(label, images, dangling);
   // Each container runs one of the tagged images.
   const imageOfContainer = new Map(ids.map((id, i) => [id, list[(dangling + i) % images]?.Id]));
-  const imagesJson = JSON.stringify(list);
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').replace(/^\/v1\.\d+/, '').split('?')[0] ?? '/';
-    if (path === '/images/json') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(imagesJson);
-      return;
-    }
-    const upstream = request(
-      { host: '127.0.0.1', port: back, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        if (path !== '/containers/json') {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          // The event stream's headers come alone and must be passed on at once.
-          res.flushHeaders();
-          answer.pipe(res);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        answer.on('data', (c: Buffer) => chunks.push(c));
-        answer.on('end', () => {
-          const rows = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Id: string }[];
-          const body = JSON.stringify(
-            rows.map((r) => ({ ...r, ImageID: imageOfContainer.get(r.Id) ?? '' })),
-          );
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(body);
-        });
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+  return startOverlayEngine({
+    front,
+    back,
+    label,
+    containers,
+    served: { '/images/json': JSON.stringify(list) },
+    containerRow: (r) => ({ ...r, ImageID: imageOfContainer.get(r.Id) ?? '' }),
   });
-  server.keepAliveTimeout = 0;
-  await new Promise<void>((resolve) => server.listen(front, '127.0.0.1', resolve));
-  return [backend, server];
 }
 
 const servers = [

@@ -7,11 +7,11 @@
 // - prune dry run on a host with 500 unused volumes among 1,000: GET
 //   /api/hosts/:id/prune/volumes, wall time (target < 2 s).
 // Usage: node bench/volumes.ts [rounds=5]   (needs the server and web builds)
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { launchChromium, openSignedInPage, startBerth, timeAnswer } from './berth-process.ts';
-import { startFakeEngine } from './fake-engine.ts';
 import { f1 } from './figures.ts';
+import { startOverlayEngine } from './overlay-engine.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const PORT = 18_831;
@@ -32,7 +32,6 @@ async function startVolumesEngine(
   volumes: number,
   used: number,
 ): Promise<Server[]> {
-  const backend = await startFakeEngine(back, containers, label);
   const names = Array.from(
     { length: volumes },
     (_, i) => `${label}-vol-${String(i).padStart(5, '0')}`,
@@ -57,39 +56,14 @@ async function startVolumesEngine(
     [i, i + containers]
       .filter((v) => v < used)
       .map((v) => ({ Type: 'volume', Name: names[v], Destination: `/d${v}` }));
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').replace(/^\/v1\.\d+/, '').split('?')[0] ?? '/';
-    if (path === '/volumes' || path === '/system/df') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(path === '/volumes' ? volumesJson : dfJson);
-      return;
-    }
-    const upstream = request(
-      { host: '127.0.0.1', port: back, path: req.url, method: req.method, headers: req.headers },
-      (answer) => {
-        if (path !== '/containers/json') {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          // The event stream's headers come alone and must be passed on at once.
-          res.flushHeaders();
-          answer.pipe(res);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        answer.on('data', (c: Buffer) => chunks.push(c));
-        answer.on('end', () => {
-          const rows = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Id: string }[];
-          const body = JSON.stringify(rows.map((r, i) => ({ ...r, Mounts: mountsOf(i) })));
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(body);
-        });
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+  return startOverlayEngine({
+    front,
+    back,
+    label,
+    containers,
+    served: { '/volumes': volumesJson, '/system/df': dfJson },
+    containerRow: (r, i) => ({ ...r, Mounts: mountsOf(i) }),
   });
-  server.keepAliveTimeout = 0;
-  await new Promise<void>((resolve) => server.listen(front, '127.0.0.1', resolve));
-  return [backend, server];
 }
 
 const servers = [
