@@ -110,6 +110,20 @@ function stringOf(o: Json, key: string, max: number, field = key): string {
   return v;
 }
 
+/** `stringOf`, and the string must match `pattern`, else `problem` names its field. */
+function matchOf(
+  o: Json,
+  key: string,
+  max: number,
+  pattern: RegExp,
+  problem: string,
+  field = key,
+): string {
+  const v = stringOf(o, key, max, field);
+  if (!pattern.test(v)) throw new AgentWireError(field, problem);
+  return v;
+}
+
 function intOf(o: Json, key: string, min: number, max: number, field = key): number {
   const v = o[key];
   if (typeof v !== 'number' || !Number.isInteger(v)) {
@@ -240,14 +254,22 @@ export function readAgentContainerStatsRequest(body: unknown): AgentContainerSta
     containers: list.map((item: unknown, i): AgentStatsTarget => {
       const field = `containers.${i}`;
       const c = objectWith(item, field, ['id', 'fullId', 'pid']);
-      const id = stringOf(c, 'id', 12, `${field}.id`);
-      if (!/^[0-9a-f]{12}$/.test(id)) {
-        throw new AgentWireError(`${field}.id`, 'Must be a 12-character container id');
-      }
-      const fullId = stringOf(c, 'fullId', 64, `${field}.fullId`);
-      if (!/^[0-9a-f]{64}$/.test(fullId)) {
-        throw new AgentWireError(`${field}.fullId`, 'Must be a 64-character container id');
-      }
+      const id = matchOf(
+        c,
+        'id',
+        12,
+        /^[0-9a-f]{12}$/,
+        'Must be a 12-character container id',
+        `${field}.id`,
+      );
+      const fullId = matchOf(
+        c,
+        'fullId',
+        64,
+        /^[0-9a-f]{64}$/,
+        'Must be a 64-character container id',
+        `${field}.fullId`,
+      );
       return { id, fullId, pid: intOf(c, 'pid', 0, Number.MAX_SAFE_INTEGER, `${field}.pid`) };
     }),
   };
@@ -279,9 +301,7 @@ export interface AgentComposeFileRequest {
 
 export function readAgentComposeFileRequest(body: unknown): AgentComposeFileRequest {
   const o = objectWith(body, 'body', ['project', 'path']);
-  const project = stringOf(o, 'project', 255);
-  if (!COMPOSE_PROJECT_NAME.test(project))
-    throw new AgentWireError('project', 'Not a compose project name');
+  const project = matchOf(o, 'project', 255, COMPOSE_PROJECT_NAME, 'Not a compose project name');
   const path = stringOf(o, 'path', 4096);
   if (!path.startsWith('/')) throw new AgentWireError('path', 'Must be an absolute path');
   return { project, path };
