@@ -63,6 +63,8 @@ describe('global settings', () => {
     [{ alert_retention_days: 731 }, 'Alert retention must be between 0 and 730'],
     [{ update_check_time: '24:00' }, 'Update check time: Invalid time format'],
     [{ polling_interval: '5' }, 'Polling interval must be a number'],
+    [{ history_10s_retention_hours: 0 }, 'History 10s retention hours must be between 1 and 168'],
+    [{ history_15m_retention_hours: 17_521 }, 'History 15m retention hours must be between 1 and'],
   ])('refuses %j with a 400 naming the field: %s', async (body, message) => {
     const res = await put(body);
     expect(res.statusCode).toBe(400);
