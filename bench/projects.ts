@@ -4,6 +4,7 @@
 //   node bench/projects.ts [containers=10000] [projects=1000] [hosts=50]
 import { join, resolve } from 'node:path';
 import type { ContainerSnapshot } from '../packages/server/src/modules/monitor/index.ts';
+import { containerSnapshot } from '../packages/server/src/test/container-snapshot.ts';
 import { f1, machineSpeedMs, pct } from './figures.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -18,24 +19,10 @@ console.log(`machine speed ${f1(machineSpeedMs())} ms (shared, noisy VM)`);
 const containers: ContainerSnapshot[] = Array.from({ length: CONTAINERS }, (_, i) => {
   const project = `proj-${i % PROJECTS}`;
   const service = `svc-${Math.floor(i / PROJECTS) % SERVICES}`;
-  const id = i.toString(16).padStart(12, '0');
-  return {
-    fullId: id.padEnd(64, '0'),
-    id,
+  return containerSnapshot(i, {
     name: `${project}-${service}-${i}`,
     image: 'busybox:latest',
     state: i % 7 === 0 ? 'exited' : 'running',
-    health: null,
-    exitCode: null,
-    created: null,
-    startedAt: null,
-    finishedAt: null,
-    restartPolicy: 'no',
-    stopSignal: null,
-    autoRemove: false,
-    ports: [],
-    volumes: [],
-    env: {},
     labels: {
       'com.docker.compose.project': project,
       'com.docker.compose.service': service,
@@ -43,11 +30,9 @@ const containers: ContainerSnapshot[] = Array.from({ length: CONTAINERS }, (_, i
       'com.docker.compose.project.config_files': `/srv/${project}/compose.yaml`,
       'com.docker.compose.depends_on': service === 'svc-0' ? '' : 'svc-0:service_started:false',
     },
-    pid: 0,
-    restartCount: 0,
     hostId: `host-${(i % PROJECTS) % HOSTS}`,
     hostName: `host-${(i % PROJECTS) % HOSTS}`,
-  };
+  });
 });
 
 const times: number[] = [];

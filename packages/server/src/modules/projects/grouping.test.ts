@@ -5,6 +5,7 @@ import { readComposeFile } from '@berth/agent/compose-file';
 import { COMPOSE_FILE_MAX_BYTES, COMPOSE_LABELS } from '@berth/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ContainerSnapshot } from '../monitor/index.js';
+import { containerSnapshot } from '../../test/container-snapshot.js';
 import { dependsOnOf, groupProjects, startOrder } from './grouping.js';
 import { orderText, planSteps } from './project-jobs.js';
 
@@ -27,30 +28,13 @@ function container(
           [COMPOSE_LABELS.configFiles]: `/srv/${project}/compose.yaml`,
           ...extra,
         };
-  const id = n.toString(16).padStart(12, '0');
-  return {
-    fullId: id.padEnd(64, '0'),
-    id,
+  return containerSnapshot(n, {
     name: `${project ?? 'solo'}-${service}-${n}`,
-    image: 'busybox',
     state,
-    health: null,
-    exitCode: null,
-    created: null,
-    startedAt: null,
-    finishedAt: null,
-    restartPolicy: 'no',
-    stopSignal: null,
-    autoRemove: false,
-    ports: [],
-    volumes: [],
-    env: {},
     labels,
-    pid: 0,
-    restartCount: 0,
     hostId,
     hostName: hostId,
-  };
+  });
 }
 
 describe('compose projects from the monitor picture', () => {
