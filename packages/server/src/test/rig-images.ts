@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Container } from '@berth/contracts';
 import type { apiClient } from './api.js';
-import { readRig } from './rig.js';
+import { dockerCli, readRig, type RigEngine } from './rig.js';
 import { waitFor } from './wait.js';
 
 /** The docker CLI against one engine, as a test runs it (blocking or not). */
@@ -23,6 +24,24 @@ export async function pushTagged(
   await cli('commit', ...c, tmp, `${repository}:${tag}`);
   await cli('rm', tmp);
   await cli('push', '-q', `${repository}:${tag}`);
+}
+
+/**
+ * Builds `ref` on `engine` from the rig's busybox with `run` run in it (an image of its own
+ * each time it writes something) and Dockerfile-like `changes`; answers the image's id.
+ */
+export function commitBusybox(
+  engine: RigEngine,
+  ref: string,
+  run = 'true',
+  changes: string[] = [],
+): string {
+  const cli = (...args: string[]) => dockerCli(engine, args);
+  const tmp = `berth-src-${randomBytes(3).toString('hex')}`;
+  cli('run', '--name', tmp, readRig().images.busybox, 'sh', '-c', run);
+  cli('commit', ...changes.flatMap((x) => ['-c', x]), tmp, ref);
+  cli('rm', tmp);
+  return cli('image', 'inspect', '-f', '{{.Id}}', ref);
 }
 
 /** The container `name` once Berth lists it on the host (an engine lists new ones in seconds). */

@@ -7,6 +7,7 @@ import { buildAgent, type AgentProcess } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
 import { listenOnLoopback } from '../../test/listen.js';
 import { dockerCli, IDLE, readRig, rigEngine } from '../../test/rig.js';
+import { commitBusybox } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 
 // Images on an agent host: the agent is a process of its own on the rig's plain engine, and
@@ -25,18 +26,11 @@ let host: Host;
 let agent: AgentProcess | undefined;
 let dataDir = '';
 
-function build(ref: string, run: string): void {
-  const tmp = `berth-images-agent-src-${randomBytes(3).toString('hex')}`;
-  cli('run', '--name', tmp, readRig().images.busybox, 'sh', '-c', run);
-  cli('commit', tmp, ref);
-  cli('rm', tmp);
-}
-
 beforeAll(async () => {
   buildAgent();
-  build(local, 'true');
+  commitBusybox(engine, local);
   cli('run', '-d', '--name', runner, local, 'sh', '-c', IDLE);
-  build(remote, 'echo agent > /agent');
+  commitBusybox(engine, remote, 'echo agent > /agent');
   cli('push', '-q', remote);
   cli('rmi', remote);
   t = await buildTestApp();

@@ -11,6 +11,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
 import { dockerCli, IDLE, readRig, rigEngine } from '../../test/rig.js';
+import { commitBusybox } from '../../test/rig-images.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -30,13 +31,8 @@ let cookie: string;
 let host: Host;
 
 /** Commits the rig's busybox, with `run` executed first, as `ref`; answers the image id. */
-function build(ref: string, run = 'true'): string {
-  const tmp = `berth-images-src-${randomBytes(3).toString('hex')}`;
-  cli('run', '--name', tmp, readRig().images.busybox, 'sh', '-c', run);
-  cli('commit', '-c', `LABEL berth.test=${suffix}`, tmp, ref);
-  cli('rm', tmp);
-  return cli('image', 'inspect', '-f', '{{.Id}}', ref);
-}
+const build = (ref: string, run = 'true') =>
+  commitBusybox(engine, ref, run, [`LABEL berth.test=${suffix}`]);
 
 const listed = async () => (await api.get<ImagesResponse>(`/images?host=${host.id}`)).body;
 
