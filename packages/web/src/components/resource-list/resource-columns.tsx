@@ -174,7 +174,7 @@ export function actionsColumn<T>(
 }
 
 /** A dense, sortable table of a resource; past 100 rows only those in view are drawn. */
-export function ResourceTable<T>({
+function ResourceTable<T>({
   data,
   columns,
   rowKey,
@@ -206,7 +206,7 @@ export function ResourceTable<T>({
 const CARDS_AT_ONCE = 100;
 
 /** A resource as cards, for a phone: the card's text beside its buttons. */
-export function ResourceCards<T>({
+function ResourceCards<T>({
   items,
   testId,
   cardTestId,
@@ -263,5 +263,62 @@ export function ResourceCards<T>({
         </li>
       )}
     </ul>
+  );
+}
+
+/**
+ * A resource's list: the sortable table, or cards on a phone. Test ids are `<noun>-row-<id>`,
+ * `<noun>-cards` and `<noun>-card-<id>`, with `testKey` giving the id.
+ */
+export function ResourceList<T>({
+  phone,
+  noun,
+  items,
+  columns,
+  rowKey,
+  testKey,
+  nameOf,
+  actions,
+  canRemove,
+  initialSorting,
+  card,
+}: {
+  phone: boolean;
+  noun: string;
+  items: T[];
+  /** Memoised by the caller: new columns redraw the whole table. */
+  columns: ColumnDef<T>[];
+  rowKey: (item: T) => string;
+  testKey: (item: T) => string;
+  nameOf: (item: T) => string;
+  actions: ResourceActions<T>;
+  canRemove: (item: T) => boolean;
+  initialSorting?: SortingState;
+  /** A card's text under its name. */
+  card: (item: T) => ReactNode;
+}) {
+  if (!phone) {
+    return (
+      <ResourceTable
+        data={items}
+        columns={columns}
+        rowKey={rowKey}
+        rowTestId={(t) => `${noun}-row-${testKey(t)}`}
+        {...(initialSorting === undefined ? {} : { initialSorting })}
+      />
+    );
+  }
+  return (
+    <ResourceCards
+      items={items}
+      testId={`${noun}-cards`}
+      cardTestId={(t) => `${noun}-card-${testKey(t)}`}
+      rowKey={rowKey}
+      nameOf={nameOf}
+      actions={actions}
+      canRemove={canRemove}
+    >
+      {card}
+    </ResourceCards>
   );
 }

@@ -11,6 +11,7 @@ import { HostPicker } from '@/components/host-picker';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { errorText } from '@/lib/api-client';
+import { useChosenHost } from './resource-form';
 import type { HostChoice } from './resource-view';
 
 /** A resource's inspect answer, read-only: the main fields, then the engine's JSON whole. */
@@ -159,7 +160,7 @@ export function PruneResourceDialog<P, R, K extends QueryKey>({
   onClose: () => void;
 }) {
   const client = useQueryClient();
-  const [hostId, setHostId] = useState(fixedHost ?? hosts[0]?.id ?? '');
+  const [hostId, setHostId] = useChosenHost(hosts, fixedHost);
   const preview = useQuery({ ...previewOptions(hostId), enabled: hostId !== '' });
   const [done, setDone] = useState<R | null>(null);
   const prune = useMutation({
@@ -241,38 +242,5 @@ export function PruneOutcome({
         </p>
       ))}
     </div>
-  );
-}
-
-const TEXTAREA =
-  'w-full rounded-md border border-slate-700 bg-slate-900 px-3 py-2 font-mono text-sm text-slate-100';
-
-/** Labels or driver options in a create form: `key=value`, one a line. */
-export function KeyValuesField({
-  label,
-  name,
-  value,
-  onChange,
-  placeholder,
-}: {
-  /** The field's accessible name, `Labels`; its caption adds the format. */
-  name: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  placeholder?: string;
-}) {
-  return (
-    <label className="flex flex-col gap-1 text-slate-300">
-      {label}
-      <textarea
-        aria-label={name}
-        rows={2}
-        className={TEXTAREA}
-        placeholder={placeholder}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    </label>
   );
 }

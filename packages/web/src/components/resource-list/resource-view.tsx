@@ -9,6 +9,7 @@ import { Select } from '@/components/ui/select';
 import { usePhone } from '@/hooks/use-breakpoint';
 import { errorText } from '@/lib/api-client';
 import { hostsQueryOptions } from '@/lib/queries';
+import type { ResourceActions } from './resource-columns';
 
 export type HostChoice = { id: string; name: string };
 
@@ -33,6 +34,32 @@ export function useResourceScope(fixedHost: string | null) {
 }
 
 export type ResourceScope = ReturnType<typeof useResourceScope>;
+
+/** The items the search keeps; `matches` is a module's function (stable). */
+export function useShown<T>(
+  items: readonly T[] | undefined,
+  query: string,
+  matches: (item: T, query: string) => boolean,
+): T[] {
+  return useMemo(() => (items ?? []).filter((t) => matches(t, query)), [items, query, matches]);
+}
+
+/** Which dialog is open: one on a row's item, or a host-wide one (create or pull, prune). */
+export type OpenDialog<T> =
+  { kind: 'inspect' | 'remove'; item: T } | { kind: 'create' | 'prune' } | null;
+
+/** The open dialog, and the row buttons' actions that open theirs. */
+export function useOpenDialog<T>() {
+  const [open, setOpen] = useState<OpenDialog<T>>(null);
+  const actions = useMemo<ResourceActions<T>>(
+    () => ({
+      inspect: (item) => setOpen({ kind: 'inspect', item }),
+      remove: (item) => setOpen({ kind: 'remove', item }),
+    }),
+    [],
+  );
+  return { open, setOpen, close: () => setOpen(null), actions };
+}
 
 /**
  * The frame every resource list shares: host filter, search, count, the change buttons, each

@@ -7,17 +7,12 @@ import {
   createdColumn,
   hostColumns,
   nameColumn,
-  ResourceCards,
-  ResourceTable,
+  ResourceList,
   usersColumn,
   type ResourceActions,
 } from '@/components/resource-list/resource-columns';
 import { formatAgo, formatBytes } from '@/lib/format';
 import { dependantsText } from '@/lib/key-values';
-
-export interface ImageActions extends ResourceActions<Image> {
-  canOperate: boolean;
-}
 
 /** A row's key: an image is one per host. */
 export const imageKey = (i: Image): string => `${i.host_id}:${i.id}`;
@@ -46,7 +41,14 @@ export function ImageBadges({ image }: { image: Image }) {
 /** The containers using an image, by name. */
 export const usedByText = (i: Image): string => dependantsText(i.used_by);
 
-function columnsFor(actions: ImageActions, showHost: boolean): ColumnDef<Image>[] {
+/** Newest first, until a header is clicked. */
+const NEWEST_FIRST = [{ id: 'created', desc: true }];
+
+function columnsFor(
+  actions: ResourceActions<Image>,
+  canOperate: boolean,
+  showHost: boolean,
+): ColumnDef<Image>[] {
   return [
     nameColumn('Repository:tag', imageName, (i) => <ImageBadges image={i} />),
     ...hostColumns<Image>(showHost),
@@ -66,48 +68,41 @@ function columnsFor(actions: ImageActions, showHost: boolean): ColumnDef<Image>[
     },
     createdColumn((i: Image) => i.created, true),
     usersColumn('used_by', 'In use by', (i: Image) => i.used_by),
-    actionsColumn(imageName, actions, () => actions.canOperate),
+    actionsColumn(imageName, actions, () => canOperate),
   ];
 }
 
-/** Newest first, until a header is clicked. */
-const NEWEST_FIRST = [{ id: 'created', desc: true }];
-
-/** The images as a dense, sortable table; past 100 rows only those in view are drawn. */
-export function ImagesTable({
+/** The images: a sortable table (newest first), or cards on a phone. */
+export function ImageList({
+  phone,
   images,
   actions,
+  canOperate,
   showHost,
 }: {
+  phone: boolean;
   images: Image[];
-  actions: ImageActions;
+  actions: ResourceActions<Image>;
+  canOperate: boolean;
   showHost: boolean;
 }) {
-  const columns = useMemo(() => columnsFor(actions, showHost), [actions, showHost]);
+  const columns = useMemo(
+    () => columnsFor(actions, canOperate, showHost),
+    [actions, canOperate, showHost],
+  );
   return (
-    <ResourceTable
-      data={images}
+    <ResourceList
+      phone={phone}
+      noun="image"
+      items={images}
       columns={columns}
       rowKey={imageKey}
-      rowTestId={(i) => `image-row-${i.short_id}`}
-      initialSorting={NEWEST_FIRST}
-    />
-  );
-}
-
-/** The images as cards, for a phone. */
-export function ImageCards({ images, actions }: { images: Image[]; actions: ImageActions }) {
-  return (
-    <ResourceCards
-      items={images}
-      testId="image-cards"
-      cardTestId={(i) => `image-card-${i.short_id}`}
-      rowKey={imageKey}
+      testKey={(i) => i.short_id}
       nameOf={imageName}
       actions={actions}
-      canRemove={() => actions.canOperate}
-    >
-      {(i) => (
+      canRemove={() => canOperate}
+      initialSorting={NEWEST_FIRST}
+      card={(i) => (
         <>
           <p className="text-xs text-slate-400">
             {i.host_name} · <code>{i.short_id}</code> · {formatBytes(i.size)} ·{' '}
@@ -117,6 +112,6 @@ export function ImageCards({ images, actions }: { images: Image[]; actions: Imag
           <ImageBadges image={i} />
         </>
       )}
-    </ResourceCards>
+    />
   );
 }

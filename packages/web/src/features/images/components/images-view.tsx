@@ -1,21 +1,18 @@
 import type { Image } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Download, HardDrive } from 'lucide-react';
-import { useMemo, useState } from 'react';
-import { ResourceView, useResourceScope } from '@/components/resource-list/resource-view';
+import {
+  ResourceView,
+  useOpenDialog,
+  useResourceScope,
+  useShown,
+} from '@/components/resource-list/resource-view';
 import { useCan } from '@/hooks/use-can';
 import { imagesQueryOptions } from '../api/images-api';
 import { PruneDialog, RemoveImageDialog } from './image-dialogs';
 import { ImageDetailsDialog } from './image-details-dialog';
-import { ImageCards, ImagesTable, type ImageActions } from './images-table';
+import { ImageList } from './images-table';
 import { PullDialog } from './pull-dialog';
-
-type Open =
-  | { kind: 'inspect'; image: Image }
-  | { kind: 'remove'; image: Image }
-  | { kind: 'pull' }
-  | { kind: 'prune' }
-  | null;
 
 /** Whether an image matches the search: its tags, id, host, or a container using it. */
 function matches(i: Image, q: string): boolean {
@@ -37,22 +34,11 @@ function matches(i: Image, q: string): boolean {
 export function ImagesView({ hostId: fixedHost = null }: { hostId?: string | null }) {
   const canOperate = useCan('operate');
   const scope = useResourceScope(fixedHost);
-  const [open, setOpen] = useState<Open>(null);
+  // `create` is the pull here.
+  const { open, setOpen, close, actions } = useOpenDialog<Image>();
   const images = useQuery(imagesQueryOptions(scope.hostId));
-  const { query, hostList } = scope;
-  const shown = useMemo(
-    () => (images.data?.images ?? []).filter((i) => matches(i, query)),
-    [images.data, query],
-  );
-  const actions = useMemo<ImageActions>(
-    () => ({
-      inspect: (image) => setOpen({ kind: 'inspect', image }),
-      remove: (image) => setOpen({ kind: 'remove', image }),
-      canOperate,
-    }),
-    [canOperate],
-  );
-  const close = () => setOpen(null);
+  const shown = useShown(images.data?.images, scope.query, matches);
+  const hosts = scope.hostList;
 
   return (
     <ResourceView
@@ -64,7 +50,7 @@ export function ImagesView({ hostId: fixedHost = null }: { hostId?: string | nul
       total={images.data?.images.length ?? 0}
       create={
         canOperate
-          ? { icon: Download, label: 'Pull', onClick: () => setOpen({ kind: 'pull' }) }
+          ? { icon: Download, label: 'Pull', onClick: () => setOpen({ kind: 'create' }) }
           : undefined
       }
       onPrune={canOperate ? () => setOpen({ kind: 'prune' }) : undefined}
@@ -72,20 +58,20 @@ export function ImagesView({ hostId: fixedHost = null }: { hostId?: string | nul
       error={images.error}
       pending={images.isPending}
       empty={HardDrive}
-      list={(phone) =>
-        phone ? (
-          <ImageCards images={shown} actions={actions} />
-        ) : (
-          <ImagesTable images={shown} actions={actions} showHost={fixedHost === null} />
-        )
-      }
-    >
-      {open?.kind === 'inspect' && <ImageDetailsDialog image={open.image} onClose={close} />}
-      {open?.kind === 'remove' && <RemoveImageDialog image={open.image} onClose={close} />}
-      {open?.kind === 'pull' && <PullDialog hosts={hostList} hostId={fixedHost} onClose={close} />}
-      {open?.kind === 'prune' && (
-        <PruneDialog hosts={hostList} hostId={fixedHost} onClose={close} />
+      list={(phone) => (
+        <ImageList
+          phone={phone}
+          images={shown}
+          actions={actions}
+          canOperate={canOperate}
+          showHost={fixedHost === null}
+        />
       )}
+    >
+      {open?.kind === 'inspect' && <ImageDetailsDialog image={open.item} onClose={close} />}
+      {open?.kind === 'remove' && <RemoveImageDialog image={open.item} onClose={close} />}
+      {open?.kind === 'create' && <PullDialog hosts={hosts} hostId={fixedHost} onClose={close} />}
+      {open?.kind === 'prune' && <PruneDialog hosts={hosts} hostId={fixedHost} onClose={close} />}
     </ResourceView>
   );
 }

@@ -3,10 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { HostPicker } from '@/components/host-picker';
+import { TextField, useChosenHost } from '@/components/resource-list/resource-form';
 import type { HostChoice } from '@/components/resource-list/resource-view';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { errorText } from '@/lib/api-client';
 import { formatBytes } from '@/lib/format';
 import { IMAGES_KEY, pullImage } from '../api/images-api';
@@ -27,7 +27,7 @@ export function PullDialog({
   onClose: () => void;
 }) {
   const client = useQueryClient();
-  const [hostId, setHostId] = useState(fixedHost ?? hosts[0]?.id ?? '');
+  const [hostId, setHostId] = useChosenHost(hosts, fixedHost);
   const [reference, setReference] = useState('');
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -81,17 +81,14 @@ export function PullDialog({
         }}
       >
         {fixedHost === null && <HostPicker hosts={hosts} value={hostId} onChange={setHostId} />}
-        <label className="flex flex-col gap-1 text-slate-300">
-          Reference
-          <Input
-            aria-label="Reference"
-            placeholder="nginx:1.27 or registry.example.com/team/app:tag"
-            value={reference}
-            disabled={running}
-            onChange={(e) => setReference(e.target.value)}
-            autoFocus
-          />
-        </label>
+        <TextField
+          label="Reference"
+          placeholder="nginx:1.27 or registry.example.com/team/app:tag"
+          value={reference}
+          disabled={running}
+          onValue={setReference}
+          autoFocus
+        />
         {invalid !== null && <p className="text-red-400">{invalid}</p>}
         {progress !== null && <PullProgressView progress={progress} />}
         {result !== null && (

@@ -1,22 +1,21 @@
 import { networkCreateSchema, type Network } from '@berth/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { toast } from 'sonner';
-import { HostPicker } from '@/components/host-picker';
 import {
   InspectDialog,
-  KeyValuesField,
   PruneNames,
   PruneOutcome,
   PruneResourceDialog,
   RemoveResourceDialog,
 } from '@/components/resource-list/resource-dialogs';
+import {
+  CreateResourceDialog,
+  KeyValuesField,
+  TextField,
+} from '@/components/resource-list/resource-form';
 import type { HostChoice } from '@/components/resource-list/resource-view';
-import { Dialog } from '@/components/ui/dialog';
-import { FormFooter } from '@/components/ui/form-footer';
-import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
-import { errorText } from '@/lib/api-client';
 import { parseKeyValues } from '@/lib/key-values';
 import {
   createNetwork,
@@ -152,15 +151,13 @@ export function PruneNetworksDialog({
  */
 export function CreateNetworkDialog({
   hosts,
-  hostId: fixedHost,
+  hostId,
   onClose,
 }: {
   hosts: HostChoice[];
   hostId: string | null;
   onClose: () => void;
 }) {
-  const client = useQueryClient();
-  const [hostId, setHostId] = useState(fixedHost ?? hosts[0]?.id ?? '');
   const [name, setName] = useState('');
   const [driver, setDriver] = useState('bridge');
   const [subnet, setSubnet] = useState('');
@@ -168,17 +165,7 @@ export function CreateNetworkDialog({
   const [internal, setInternal] = useState(false);
   const [attachable, setAttachable] = useState(false);
   const [labels, setLabels] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const create = useMutation({
-    mutationFn: (body: Parameters<typeof createNetwork>[1]) => createNetwork(hostId, body),
-    onSuccess: (made) => {
-      toast.success(`Network ${made.name} created`);
-      void client.invalidateQueries({ queryKey: NETWORKS_KEY });
-      onClose();
-    },
-  });
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
+  const build = () => {
     const body = {
       name: name.trim(),
       driver: driver.trim(),
@@ -190,78 +177,46 @@ export function CreateNetworkDialog({
     };
     const checked = networkCreateSchema.safeParse(body);
     const issue = checked.success ? undefined : checked.error.issues[0];
-    if (issue !== undefined) {
-      setInvalid(`${issue.path.join('.') || 'form'}: ${issue.message}`);
-      return;
-    }
-    setInvalid(null);
-    create.mutate(body);
+    return issue === undefined ? body : `${issue.path.join('.') || 'form'}: ${issue.message}`;
   };
-  const error = invalid ?? (create.error === null ? null : errorText(create.error));
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="Create network">
-      <form className="space-y-3 text-sm" onSubmit={submit} data-testid="create-network">
-        {fixedHost === null && <HostPicker hosts={hosts} value={hostId} onChange={setHostId} />}
-        <label className="flex flex-col gap-1 text-slate-300">
-          Name
-          <Input aria-label="Name" value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label className="flex flex-col gap-1 text-slate-300">
-          Driver
-          <Input
-            aria-label="Driver"
-            list="network-drivers"
-            value={driver}
-            onChange={(e) => setDriver(e.target.value)}
-          />
-          <datalist id="network-drivers">
-            <option value="bridge" />
-            <option value="overlay" />
-            <option value="macvlan" />
-            <option value="ipvlan" />
-          </datalist>
-        </label>
-        <div className="grid grid-cols-2 gap-2 max-md:grid-cols-1">
-          <label className="flex flex-col gap-1 text-slate-300">
-            Subnet
-            <Input
-              aria-label="Subnet"
-              placeholder="172.30.0.0/16"
-              value={subnet}
-              onChange={(e) => setSubnet(e.target.value)}
-            />
-          </label>
-          <label className="flex flex-col gap-1 text-slate-300">
-            Gateway
-            <Input
-              aria-label="Gateway"
-              placeholder="172.30.0.1"
-              value={gateway}
-              onChange={(e) => setGateway(e.target.value)}
-            />
-          </label>
-        </div>
-        <div className="flex flex-wrap gap-4 text-slate-300">
-          <Switch label="Internal" checked={internal} onCheckedChange={setInternal}>
-            Internal (no outside access)
-          </Switch>
-          <Switch label="Attachable" checked={attachable} onCheckedChange={setAttachable}>
-            Attachable
-          </Switch>
-        </div>
-        <KeyValuesField
-          label="Labels (key=value, one a line)"
-          name="Labels"
-          value={labels}
-          onChange={setLabels}
-        />
-        <FormFooter
-          error={error}
-          onCancel={onClose}
-          submit={create.isPending ? 'Creating…' : 'Create'}
-          pending={create.isPending || hostId === ''}
-        />
-      </form>
-    </Dialog>
+    <CreateResourceDialog
+      noun="Network"
+      testId="create-network"
+      hosts={hosts}
+      hostId={hostId}
+      build={build}
+      create={createNetwork}
+      queryKey={NETWORKS_KEY}
+      onClose={onClose}
+    >
+      <TextField label="Name" value={name} onValue={setName} />
+      <TextField label="Driver" list="network-drivers" value={driver} onValue={setDriver}>
+        <datalist id="network-drivers">
+          <option value="bridge" />
+          <option value="overlay" />
+          <option value="macvlan" />
+          <option value="ipvlan" />
+        </datalist>
+      </TextField>
+      <div className="grid grid-cols-2 gap-2 max-md:grid-cols-1">
+        <TextField label="Subnet" placeholder="172.30.0.0/16" value={subnet} onValue={setSubnet} />
+        <TextField label="Gateway" placeholder="172.30.0.1" value={gateway} onValue={setGateway} />
+      </div>
+      <div className="flex flex-wrap gap-4 text-slate-300">
+        <Switch label="Internal" checked={internal} onCheckedChange={setInternal}>
+          Internal (no outside access)
+        </Switch>
+        <Switch label="Attachable" checked={attachable} onCheckedChange={setAttachable}>
+          Attachable
+        </Switch>
+      </div>
+      <KeyValuesField
+        label="Labels (key=value, one a line)"
+        name="Labels"
+        value={labels}
+        onChange={setLabels}
+      />
+    </CreateResourceDialog>
   );
 }

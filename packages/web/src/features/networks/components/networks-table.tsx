@@ -7,16 +7,11 @@ import {
   createdColumn,
   hostColumns,
   nameColumn,
-  ResourceCards,
-  ResourceTable,
+  ResourceList,
   usersColumn,
   type ResourceActions,
 } from '@/components/resource-list/resource-columns';
 import { dependantsText } from '@/lib/key-values';
-
-export interface NetworkActions extends ResourceActions<Network> {
-  canChange: boolean;
-}
 
 export const networkKey = (n: Network): string => `${n.host_id}:${n.id}`;
 
@@ -48,7 +43,11 @@ export function NetworkBadges({ n }: { n: Network }) {
 
 const networkName = (n: Network): string => n.name;
 
-function columnsFor(actions: NetworkActions, showHost: boolean): ColumnDef<Network>[] {
+function columnsFor(
+  actions: ResourceActions<Network>,
+  canChange: boolean,
+  showHost: boolean,
+): ColumnDef<Network>[] {
   return [
     nameColumn('Name', networkName, (n) => <NetworkBadges n={n} />),
     ...hostColumns<Network>(showHost),
@@ -63,50 +62,40 @@ function columnsFor(actions: NetworkActions, showHost: boolean): ColumnDef<Netwo
     },
     createdColumn((n: Network) => n.created, false),
     usersColumn('in_use_by', 'Containers', (n: Network) => n.in_use_by),
-    actionsColumn(networkName, actions, (n) => actions.canChange && !n.builtin),
+    actionsColumn(networkName, actions, (n) => canChange && !n.builtin),
   ];
 }
 
-/** The networks as a dense, sortable table; past 100 rows only those in view are drawn. */
-export function NetworksTable({
+/** The networks: a sortable table, or cards on a phone. Removing is for `canChange`. */
+export function NetworkList({
+  phone,
   networks,
   actions,
+  canChange,
   showHost,
 }: {
+  phone: boolean;
   networks: Network[];
-  actions: NetworkActions;
+  actions: ResourceActions<Network>;
+  canChange: boolean;
   showHost: boolean;
 }) {
-  const columns = useMemo(() => columnsFor(actions, showHost), [actions, showHost]);
+  const columns = useMemo(
+    () => columnsFor(actions, canChange, showHost),
+    [actions, canChange, showHost],
+  );
   return (
-    <ResourceTable
-      data={networks}
+    <ResourceList
+      phone={phone}
+      noun="network"
+      items={networks}
       columns={columns}
       rowKey={networkKey}
-      rowTestId={(n) => `network-row-${n.name}`}
-    />
-  );
-}
-
-/** The networks as cards, for a phone. */
-export function NetworkCards({
-  networks,
-  actions,
-}: {
-  networks: Network[];
-  actions: NetworkActions;
-}) {
-  return (
-    <ResourceCards
-      items={networks}
-      testId="network-cards"
-      cardTestId={(n) => `network-card-${n.name}`}
-      rowKey={networkKey}
+      testKey={networkName}
       nameOf={networkName}
       actions={actions}
-      canRemove={(n) => actions.canChange && !n.builtin}
-    >
-      {(n) => (
+      canRemove={(n) => canChange && !n.builtin}
+      card={(n) => (
         <>
           <p className="text-xs text-slate-400">
             {n.host_name} · {n.driver} · {n.scope} · {subnetText(n)}
@@ -117,6 +106,6 @@ export function NetworkCards({
           <NetworkBadges n={n} />
         </>
       )}
-    </ResourceCards>
+    />
   );
 }

@@ -1,8 +1,12 @@
 import type { Network } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Network as NetworkIcon, Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
-import { ResourceView, useResourceScope } from '@/components/resource-list/resource-view';
+import {
+  ResourceView,
+  useOpenDialog,
+  useResourceScope,
+  useShown,
+} from '@/components/resource-list/resource-view';
 import { useCan } from '@/hooks/use-can';
 import { networksQueryOptions } from '../api/networks-api';
 import {
@@ -11,14 +15,7 @@ import {
   PruneNetworksDialog,
   RemoveNetworkDialog,
 } from './network-dialogs';
-import { NetworkCards, NetworksTable, subnetText, type NetworkActions } from './networks-table';
-
-type Open =
-  | { kind: 'inspect'; network: Network }
-  | { kind: 'remove'; network: Network }
-  | { kind: 'create' }
-  | { kind: 'prune' }
-  | null;
+import { NetworkList, subnetText } from './networks-table';
 
 /** Whether a network matches the search: name, id, driver, subnet, host, a container, `unused`. */
 function matches(n: Network, q: string): boolean {
@@ -42,22 +39,10 @@ function matches(n: Network, q: string): boolean {
 export function NetworksView({ hostId: fixedHost = null }: { hostId?: string | null }) {
   const canChange = useCan('admin');
   const scope = useResourceScope(fixedHost);
-  const [open, setOpen] = useState<Open>(null);
+  const { open, setOpen, close, actions } = useOpenDialog<Network>();
   const networks = useQuery(networksQueryOptions(scope.hostId));
-  const { query, hostList } = scope;
-  const shown = useMemo(
-    () => (networks.data?.networks ?? []).filter((n) => matches(n, query)),
-    [networks.data, query],
-  );
-  const actions = useMemo<NetworkActions>(
-    () => ({
-      inspect: (network) => setOpen({ kind: 'inspect', network }),
-      remove: (network) => setOpen({ kind: 'remove', network }),
-      canChange,
-    }),
-    [canChange],
-  );
-  const close = () => setOpen(null);
+  const shown = useShown(networks.data?.networks, scope.query, matches);
+  const hosts = scope.hostList;
 
   return (
     <ResourceView
@@ -77,21 +62,23 @@ export function NetworksView({ hostId: fixedHost = null }: { hostId?: string | n
       error={networks.error}
       pending={networks.isPending}
       empty={NetworkIcon}
-      list={(phone) =>
-        phone ? (
-          <NetworkCards networks={shown} actions={actions} />
-        ) : (
-          <NetworksTable networks={shown} actions={actions} showHost={fixedHost === null} />
-        )
-      }
+      list={(phone) => (
+        <NetworkList
+          phone={phone}
+          networks={shown}
+          actions={actions}
+          canChange={canChange}
+          showHost={fixedHost === null}
+        />
+      )}
     >
-      {open?.kind === 'inspect' && <NetworkDetailsDialog network={open.network} onClose={close} />}
-      {open?.kind === 'remove' && <RemoveNetworkDialog network={open.network} onClose={close} />}
+      {open?.kind === 'inspect' && <NetworkDetailsDialog network={open.item} onClose={close} />}
+      {open?.kind === 'remove' && <RemoveNetworkDialog network={open.item} onClose={close} />}
       {open?.kind === 'create' && (
-        <CreateNetworkDialog hosts={hostList} hostId={fixedHost} onClose={close} />
+        <CreateNetworkDialog hosts={hosts} hostId={fixedHost} onClose={close} />
       )}
       {open?.kind === 'prune' && (
-        <PruneNetworksDialog hosts={hostList} hostId={fixedHost} onClose={close} />
+        <PruneNetworksDialog hosts={hosts} hostId={fixedHost} onClose={close} />
       )}
     </ResourceView>
   );

@@ -1,21 +1,20 @@
 import type { Volume } from '@berth/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { toast } from 'sonner';
-import { HostPicker } from '@/components/host-picker';
 import {
   InspectDialog,
-  KeyValuesField,
   PruneNames,
   PruneOutcome,
   PruneResourceDialog,
   RemoveResourceDialog,
 } from '@/components/resource-list/resource-dialogs';
+import {
+  CreateResourceDialog,
+  KeyValuesField,
+  TextField,
+} from '@/components/resource-list/resource-form';
 import type { HostChoice } from '@/components/resource-list/resource-view';
-import { Dialog } from '@/components/ui/dialog';
-import { FormFooter } from '@/components/ui/form-footer';
-import { Input } from '@/components/ui/input';
-import { errorText } from '@/lib/api-client';
 import { formatBytes } from '@/lib/format';
 import { parseKeyValues } from '@/lib/key-values';
 import {
@@ -144,74 +143,53 @@ export function PruneVolumesDialog({
 /** Create a volume: name (or the engine's), driver, labels and driver options. */
 export function CreateVolumeDialog({
   hosts,
-  hostId: fixedHost,
+  hostId,
   onClose,
 }: {
   hosts: HostChoice[];
   hostId: string | null;
   onClose: () => void;
 }) {
-  const client = useQueryClient();
-  const [hostId, setHostId] = useState(fixedHost ?? hosts[0]?.id ?? '');
   const [name, setName] = useState('');
   const [driver, setDriver] = useState('local');
   const [labels, setLabels] = useState('');
   const [opts, setOpts] = useState('');
-  const create = useMutation({
-    mutationFn: () =>
-      createVolume(hostId, {
+  return (
+    <CreateResourceDialog
+      noun="Volume"
+      testId="create-volume"
+      hosts={hosts}
+      hostId={hostId}
+      build={() => ({
         ...(name.trim() === '' ? {} : { name: name.trim() }),
         driver: driver.trim(),
         labels: parseKeyValues(labels),
         driver_opts: parseKeyValues(opts),
-      }),
-    onSuccess: (made) => {
-      toast.success(`Volume ${made.name} created`);
-      void client.invalidateQueries({ queryKey: VOLUMES_KEY });
-      onClose();
-    },
-  });
-  const submit = (e: SyntheticEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
-  return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title="Create volume">
-      <form className="space-y-3 text-sm" onSubmit={submit} data-testid="create-volume">
-        {fixedHost === null && <HostPicker hosts={hosts} value={hostId} onChange={setHostId} />}
-        <label className="flex flex-col gap-1 text-slate-300">
-          Name
-          <Input
-            aria-label="Name"
-            placeholder="Left empty: the engine names it"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </label>
-        <label className="flex flex-col gap-1 text-slate-300">
-          Driver
-          <Input aria-label="Driver" value={driver} onChange={(e) => setDriver(e.target.value)} />
-        </label>
-        <KeyValuesField
-          label="Labels (key=value, one a line)"
-          name="Labels"
-          value={labels}
-          onChange={setLabels}
-        />
-        <KeyValuesField
-          label="Driver options (key=value, one a line)"
-          name="Driver options"
-          placeholder={'type=tmpfs\ndevice=tmpfs'}
-          value={opts}
-          onChange={setOpts}
-        />
-        <FormFooter
-          error={create.error === null ? null : errorText(create.error)}
-          onCancel={onClose}
-          submit={create.isPending ? 'Creating…' : 'Create'}
-          pending={create.isPending || hostId === ''}
-        />
-      </form>
-    </Dialog>
+      })}
+      create={createVolume}
+      queryKey={VOLUMES_KEY}
+      onClose={onClose}
+    >
+      <TextField
+        label="Name"
+        placeholder="Left empty: the engine names it"
+        value={name}
+        onValue={setName}
+      />
+      <TextField label="Driver" value={driver} onValue={setDriver} />
+      <KeyValuesField
+        label="Labels (key=value, one a line)"
+        name="Labels"
+        value={labels}
+        onChange={setLabels}
+      />
+      <KeyValuesField
+        label="Driver options (key=value, one a line)"
+        name="Driver options"
+        placeholder={'type=tmpfs\ndevice=tmpfs'}
+        value={opts}
+        onChange={setOpts}
+      />
+    </CreateResourceDialog>
   );
 }

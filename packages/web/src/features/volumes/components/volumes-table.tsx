@@ -7,17 +7,12 @@ import {
   createdColumn,
   hostColumns,
   nameColumn,
-  ResourceCards,
-  ResourceTable,
+  ResourceList,
   usersColumn,
   type ResourceActions,
 } from '@/components/resource-list/resource-columns';
 import { formatAgo, formatBytes } from '@/lib/format';
 import { dependantsText } from '@/lib/key-values';
-
-export interface VolumeActions extends ResourceActions<Volume> {
-  canChange: boolean;
-}
 
 /** A row's key: a volume's name is unique on its host. */
 export const volumeKey = (v: Volume): string => `${v.host_id}:${v.name}`;
@@ -35,7 +30,11 @@ export function UnusedBadge({ unused }: { unused: boolean }) {
 
 const sizeText = (v: Volume) => (v.size_bytes === null ? '—' : formatBytes(v.size_bytes));
 
-function columnsFor(actions: VolumeActions, showHost: boolean): ColumnDef<Volume>[] {
+function columnsFor(
+  actions: ResourceActions<Volume>,
+  canChange: boolean,
+  showHost: boolean,
+): ColumnDef<Volume>[] {
   return [
     nameColumn('Name', volumeName, (v) => (
       <span>
@@ -53,44 +52,40 @@ function columnsFor(actions: VolumeActions, showHost: boolean): ColumnDef<Volume
     },
     createdColumn((v: Volume) => v.created, true),
     usersColumn('in_use_by', 'In use by', (v: Volume) => v.in_use_by),
-    actionsColumn(volumeName, actions, () => actions.canChange),
+    actionsColumn(volumeName, actions, () => canChange),
   ];
 }
 
-/** The volumes as a dense, sortable table; past 100 rows only those in view are drawn. */
-export function VolumesTable({
+/** The volumes: a sortable table, or cards on a phone. Removing is for `canChange`. */
+export function VolumeList({
+  phone,
   volumes,
   actions,
+  canChange,
   showHost,
 }: {
+  phone: boolean;
   volumes: Volume[];
-  actions: VolumeActions;
+  actions: ResourceActions<Volume>;
+  canChange: boolean;
   showHost: boolean;
 }) {
-  const columns = useMemo(() => columnsFor(actions, showHost), [actions, showHost]);
+  const columns = useMemo(
+    () => columnsFor(actions, canChange, showHost),
+    [actions, canChange, showHost],
+  );
   return (
-    <ResourceTable
-      data={volumes}
+    <ResourceList
+      phone={phone}
+      noun="volume"
+      items={volumes}
       columns={columns}
       rowKey={volumeKey}
-      rowTestId={(v) => `volume-row-${v.name}`}
-    />
-  );
-}
-
-/** The volumes as cards, for a phone. */
-export function VolumeCards({ volumes, actions }: { volumes: Volume[]; actions: VolumeActions }) {
-  return (
-    <ResourceCards
-      items={volumes}
-      testId="volume-cards"
-      cardTestId={(v) => `volume-card-${v.name}`}
-      rowKey={volumeKey}
+      testKey={volumeName}
       nameOf={volumeName}
       actions={actions}
-      canRemove={() => actions.canChange}
-    >
-      {(v) => (
+      canRemove={() => canChange}
+      card={(v) => (
         <>
           <p className="text-xs text-slate-400">
             {v.host_name} · {v.driver} · {sizeText(v)}
@@ -102,6 +97,6 @@ export function VolumeCards({ volumes, actions }: { volumes: Volume[]; actions: 
           <UnusedBadge unused={v.in_use_by.length === 0} />
         </>
       )}
-    </ResourceCards>
+    />
   );
 }

@@ -1,8 +1,12 @@
 import type { Volume } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Database, Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
-import { ResourceView, useResourceScope } from '@/components/resource-list/resource-view';
+import {
+  ResourceView,
+  useOpenDialog,
+  useResourceScope,
+  useShown,
+} from '@/components/resource-list/resource-view';
 import { useCan } from '@/hooks/use-can';
 import { volumesQueryOptions } from '../api/volumes-api';
 import {
@@ -11,14 +15,7 @@ import {
   RemoveVolumeDialog,
   VolumeDetailsDialog,
 } from './volume-dialogs';
-import { VolumeCards, VolumesTable, type VolumeActions } from './volumes-table';
-
-type Open =
-  | { kind: 'inspect'; volume: Volume }
-  | { kind: 'remove'; volume: Volume }
-  | { kind: 'create' }
-  | { kind: 'prune' }
-  | null;
+import { VolumeList } from './volumes-table';
 
 /** Whether a volume matches the search: name, driver, host, a container, a label, `unused`. */
 function matches(v: Volume, q: string): boolean {
@@ -41,22 +38,10 @@ function matches(v: Volume, q: string): boolean {
 export function VolumesView({ hostId: fixedHost = null }: { hostId?: string | null }) {
   const canChange = useCan('admin');
   const scope = useResourceScope(fixedHost);
-  const [open, setOpen] = useState<Open>(null);
+  const { open, setOpen, close, actions } = useOpenDialog<Volume>();
   const volumes = useQuery(volumesQueryOptions(scope.hostId));
-  const { query, hostList } = scope;
-  const shown = useMemo(
-    () => (volumes.data?.volumes ?? []).filter((v) => matches(v, query)),
-    [volumes.data, query],
-  );
-  const actions = useMemo<VolumeActions>(
-    () => ({
-      inspect: (volume) => setOpen({ kind: 'inspect', volume }),
-      remove: (volume) => setOpen({ kind: 'remove', volume }),
-      canChange,
-    }),
-    [canChange],
-  );
-  const close = () => setOpen(null);
+  const shown = useShown(volumes.data?.volumes, scope.query, matches);
+  const hosts = scope.hostList;
 
   return (
     <ResourceView
@@ -86,21 +71,23 @@ export function VolumesView({ hostId: fixedHost = null }: { hostId?: string | nu
       error={volumes.error}
       pending={volumes.isPending}
       empty={Database}
-      list={(phone) =>
-        phone ? (
-          <VolumeCards volumes={shown} actions={actions} />
-        ) : (
-          <VolumesTable volumes={shown} actions={actions} showHost={fixedHost === null} />
-        )
-      }
+      list={(phone) => (
+        <VolumeList
+          phone={phone}
+          volumes={shown}
+          actions={actions}
+          canChange={canChange}
+          showHost={fixedHost === null}
+        />
+      )}
     >
-      {open?.kind === 'inspect' && <VolumeDetailsDialog volume={open.volume} onClose={close} />}
-      {open?.kind === 'remove' && <RemoveVolumeDialog volume={open.volume} onClose={close} />}
+      {open?.kind === 'inspect' && <VolumeDetailsDialog volume={open.item} onClose={close} />}
+      {open?.kind === 'remove' && <RemoveVolumeDialog volume={open.item} onClose={close} />}
       {open?.kind === 'create' && (
-        <CreateVolumeDialog hosts={hostList} hostId={fixedHost} onClose={close} />
+        <CreateVolumeDialog hosts={hosts} hostId={fixedHost} onClose={close} />
       )}
       {open?.kind === 'prune' && (
-        <PruneVolumesDialog hosts={hostList} hostId={fixedHost} onClose={close} />
+        <PruneVolumesDialog hosts={hosts} hostId={fixedHost} onClose={close} />
       )}
     </ResourceView>
   );
