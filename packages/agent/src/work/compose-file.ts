@@ -1,6 +1,5 @@
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
-import { request } from 'node:http';
 import { isAbsolute, normalize } from 'node:path';
 import {
   COMPOSE_FILE_MAX_BYTES,
@@ -8,6 +7,7 @@ import {
   type AgentComposeFileRequest,
 } from '@berth/contracts/agent-wire';
 import { AgentRequestError } from '../agent-api.js';
+import { engineGet } from './engine-get.js';
 
 /** How long the engine may take to list one project's containers. */
 const LIST_TIMEOUT_MS = 5000;
@@ -87,6 +87,7 @@ export function composeFileHandler(
     const listed = await engineGet(
       socketPath,
       `/containers/json?all=1&filters=${encodeURIComponent(filters)}`,
+      { timeoutMs: LIST_TIMEOUT_MS, capBytes: LIST_CAP_BYTES },
     );
     const named = Array.isArray(listed)
       ? listed.some((c: { Labels?: Record<string, string> }) =>
@@ -111,33 +112,4 @@ export function composeFileHandler(
       throw err;
     }
   };
-}
-
-/** A JSON GET on the local engine, bounded in time and size. */
-function engineGet(socketPath: string, path: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path, timeout: LIST_TIMEOUT_MS }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-        if (body.length > LIST_CAP_BYTES) req.destroy(new Error('the engine answered too much'));
-      });
-      res.on('end', () => {
-        if ((res.statusCode ?? 500) >= 400) {
-          reject(new Error(`the engine answered ${res.statusCode}`));
-          return;
-        }
-        try {
-          resolve(JSON.parse(body));
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('the engine did not answer in time')));
-    req.on('error', reject);
-    req.end();
-  });
 }

@@ -1,6 +1,6 @@
 import { readFile, statfs } from 'node:fs/promises';
-import { request } from 'node:http';
 import type { AgentHostMetrics } from '@berth/contracts/agents';
+import { engineGet } from './engine-get.js';
 
 /** How long the engine may take to say where its data root is. */
 const INFO_TIMEOUT_MS = 5000;
@@ -99,28 +99,12 @@ async function measureDisk(path: string): Promise<AgentHostMetrics['disk']> {
 }
 
 /** The engine's DockerRootDir, from its Info over the local socket (bounded in time and size). */
-function engineDataRoot(socketPath: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path: '/info', timeout: INFO_TIMEOUT_MS }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        body += chunk;
-        if (body.length > INFO_CAP_BYTES) req.destroy(new Error('the engine answered too much'));
-      });
-      res.on('end', () => {
-        try {
-          const root = (JSON.parse(body) as { DockerRootDir?: unknown }).DockerRootDir;
-          if (typeof root !== 'string' || root === '') throw new Error('no DockerRootDir');
-          resolve(root);
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('the engine did not answer')));
-    req.on('error', reject);
-    req.end();
+async function engineDataRoot(socketPath: string): Promise<string> {
+  const info = await engineGet(socketPath, '/info', {
+    timeoutMs: INFO_TIMEOUT_MS,
+    capBytes: INFO_CAP_BYTES,
   });
+  const root = (info as { DockerRootDir?: unknown } | null)?.DockerRootDir;
+  if (typeof root !== 'string' || root === '') throw new Error('no DockerRootDir');
+  return root;
 }
