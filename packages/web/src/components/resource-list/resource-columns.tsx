@@ -5,8 +5,8 @@ import {
   type ColumnDef,
   type SortingState,
 } from '@tanstack/react-table';
-import { Info, Trash2 } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { Info, Trash2, type LucideIcon } from 'lucide-react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { DataTable } from '@/components/data-table';
 import { Button } from '@/components/ui/button';
 import { formatAgo } from '@/lib/format';
@@ -266,45 +266,55 @@ function ResourceCards<T>({
   );
 }
 
-/**
- * A resource's list: the sortable table, or cards on a phone. Test ids are `<noun>-row-<id>`,
- * `<noun>-cards` and `<noun>-card-<id>`, with `testKey` giving the id.
- */
-export function ResourceList<T>({
-  phone,
-  noun,
-  items,
-  columns,
-  rowKey,
-  testKey,
-  nameOf,
-  actions,
-  canRemove,
-  initialSorting,
-  card,
-}: {
-  phone: boolean;
+/** What makes one resource's list: its columns, its card, its search, its names. */
+export interface ResourceListSpec<T> {
+  /** Singular, lower case: `network`. Counts, labels and test ids are made from it. */
   noun: string;
-  items: T[];
-  /** Memoised by the caller: new columns redraw the whole table. */
-  columns: ColumnDef<T>[];
+  icon: LucideIcon;
+  searchPlaceholder: string;
+  /** Whether an item matches the lower-cased search (empty matches all). */
+  matches: (item: T, query: string) => boolean;
   rowKey: (item: T) => string;
+  /** The id in `<noun>-row-<id>` and `<noun>-card-<id>`. */
   testKey: (item: T) => string;
   nameOf: (item: T) => string;
-  actions: ResourceActions<T>;
-  canRemove: (item: T) => boolean;
+  columns: (actions: ResourceActions<T>, can: boolean, showHost: boolean) => ColumnDef<T>[];
+  /** Whether the row offers Remove, given whether the user may change this resource. */
+  canRemove: (item: T, can: boolean) => boolean;
   initialSorting?: SortingState;
   /** A card's text under its name. */
   card: (item: T) => ReactNode;
+}
+
+/** A resource's list: the sortable table, or cards on a phone. */
+export function ResourceList<T>({
+  spec,
+  phone,
+  items,
+  actions,
+  can,
+  showHost,
+}: {
+  spec: ResourceListSpec<T>;
+  phone: boolean;
+  items: T[];
+  actions: ResourceActions<T>;
+  can: boolean;
+  showHost: boolean;
 }) {
+  const { noun, testKey } = spec;
+  const columns = useMemo(
+    () => spec.columns(actions, can, showHost),
+    [spec, actions, can, showHost],
+  );
   if (!phone) {
     return (
       <ResourceTable
         data={items}
         columns={columns}
-        rowKey={rowKey}
+        rowKey={spec.rowKey}
         rowTestId={(t) => `${noun}-row-${testKey(t)}`}
-        {...(initialSorting === undefined ? {} : { initialSorting })}
+        initialSorting={spec.initialSorting ?? []}
       />
     );
   }
@@ -313,12 +323,12 @@ export function ResourceList<T>({
       items={items}
       testId={`${noun}-cards`}
       cardTestId={(t) => `${noun}-card-${testKey(t)}`}
-      rowKey={rowKey}
-      nameOf={nameOf}
+      rowKey={spec.rowKey}
+      nameOf={spec.nameOf}
       actions={actions}
-      canRemove={canRemove}
+      canRemove={(t) => spec.canRemove(t, can)}
     >
-      {card}
+      {spec.card}
     </ResourceCards>
   );
 }

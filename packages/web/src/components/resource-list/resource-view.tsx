@@ -9,9 +9,17 @@ import { Select } from '@/components/ui/select';
 import { usePhone } from '@/hooks/use-breakpoint';
 import { errorText } from '@/lib/api-client';
 import { hostsQueryOptions } from '@/lib/queries';
-import type { ResourceActions } from './resource-columns';
+import { ResourceList, type ResourceActions, type ResourceListSpec } from './resource-columns';
 
 export type HostChoice = { id: string; name: string };
+
+/** What a host-wide dialog (create, pull, prune) is given: the hosts, the tab's own host. */
+export interface HostDialogProps {
+  hosts: HostChoice[];
+  /** The host modal tab's host; null in the fleet view, which picks one. */
+  hostId: string | null;
+  onClose: () => void;
+}
 
 /**
  * The host filter and search a resource list keeps: the fleet's with a filter, or one host's
@@ -35,21 +43,42 @@ export function useResourceScope(fixedHost: string | null) {
 
 export type ResourceScope = ReturnType<typeof useResourceScope>;
 
-/** The items the search keeps; `matches` is a module's function (stable). */
-export function useShown<T>(
-  items: readonly T[] | undefined,
-  query: string,
-  matches: (item: T, query: string) => boolean,
-): T[] {
-  return useMemo(() => (items ?? []).filter((t) => matches(t, query)), [items, query, matches]);
-}
-
 /** Which dialog is open: one on a row's item, or a host-wide one (create or pull, prune). */
 export type OpenDialog<T> =
   { kind: 'inspect' | 'remove'; item: T } | { kind: 'create' | 'prune' } | null;
 
-/** The open dialog, and the row buttons' actions that open theirs. */
-export function useOpenDialog<T>() {
+/**
+ * A resource's screen, the fleet's or a host tab's: host filter, search, count, the change
+ * buttons (for those who `can`), each failed host, the load error, then loading, empty, or the
+ * list (cards on a phone), and the open dialog.
+ */
+export function ResourceView<T>({
+  scope,
+  spec,
+  all,
+  list,
+  can,
+  create,
+  failed,
+  notice,
+  dialogs,
+}: {
+  scope: ResourceScope;
+  spec: ResourceListSpec<T>;
+  /** Every item the query answered (before the search). */
+  all: readonly T[] | undefined;
+  list: { error: Error | null; isPending: boolean };
+  can: boolean;
+  /** The first change button (Create, Pull); it opens the `create` dialog. */
+  create: { icon: LucideIcon; label: string };
+  failed: readonly { host_id: string; host_name: string; error: string | null }[];
+  notice?: ReactNode;
+  dialogs: (open: OpenDialog<T>, close: () => void) => ReactNode;
+}) {
+  const phone = usePhone();
+  const touch = phone ? 'touch' : 'sm';
+  const { noun, matches } = spec;
+  const { query, fixedHost } = scope;
   const [open, setOpen] = useState<OpenDialog<T>>(null);
   const actions = useMemo<ResourceActions<T>>(
     () => ({
@@ -58,57 +87,16 @@ export function useOpenDialog<T>() {
     }),
     [],
   );
-  return { open, setOpen, close: () => setOpen(null), actions };
-}
-
-/**
- * The frame every resource list shares: host filter, search, count, the change buttons, each
- * failed host, the load error, and then loading, empty, or the list (cards on a phone).
- */
-export function ResourceView({
-  scope,
-  noun,
-  testId,
-  search,
-  shown,
-  total,
-  create,
-  onPrune,
-  failed,
-  notice,
-  error,
-  pending,
-  empty,
-  list,
-  children,
-}: {
-  scope: ResourceScope;
-  /** Singular, lower case: `network`. */
-  noun: string;
-  /** The view's test id in the fleet page; the host tab's is `host-` before it. */
-  testId: string;
-  search: { label: string; placeholder: string };
-  shown: number;
-  total: number;
-  /** The first change button (Create, Pull); with `onPrune`, left out for those who may not. */
-  create?: { icon: LucideIcon; label: string; onClick: () => void } | undefined;
-  onPrune?: (() => void) | undefined;
-  failed: readonly { host_id: string; host_name: string; error: string | null }[];
-  notice?: ReactNode;
-  error: Error | null;
-  pending: boolean;
-  empty: LucideIcon;
-  list: (phone: boolean) => ReactNode;
-  /** The dialogs. */
-  children?: ReactNode;
-}) {
-  const phone = usePhone();
-  const touch = phone ? 'touch' : 'sm';
-  const CreateIcon = create?.icon;
+  const shown = useMemo(() => (all ?? []).filter((t) => matches(t, query)), [all, query, matches]);
+  const total = all?.length ?? 0;
+  const CreateIcon = create.icon;
   return (
-    <div className="space-y-4" data-testid={scope.fixedHost === null ? testId : `host-${testId}`}>
+    <div
+      className="space-y-4"
+      data-testid={fixedHost === null ? `${noun}s-view` : `host-${noun}s-view`}
+    >
       <div className="flex flex-wrap items-center gap-2">
-        {scope.fixedHost === null && (
+        {fixedHost === null && (
           <Select
             aria-label="Host filter"
             value={scope.hostFilter}
@@ -129,8 +117,8 @@ export function ResourceView({
             aria-hidden
           />
           <Input
-            aria-label={search.label}
-            placeholder={search.placeholder}
+            aria-label={`Search ${noun}s`}
+            placeholder={spec.searchPlaceholder}
             className="pl-8"
             size={phone ? 'touch' : 'md'}
             value={scope.search}
@@ -138,17 +126,19 @@ export function ResourceView({
           />
         </div>
         <span className="text-sm text-slate-400" data-testid={`${noun}-count`}>
-          {shown === total ? `${total} ${noun}(s)` : `${shown} of ${total} ${noun}(s)`}
+          {shown.length === total
+            ? `${total} ${noun}(s)`
+            : `${shown.length} of ${total} ${noun}(s)`}
         </span>
-        {create !== undefined && CreateIcon !== undefined && (
-          <Button size={touch} onClick={create.onClick}>
-            <CreateIcon className="h-4 w-4" aria-hidden /> {create.label}
-          </Button>
-        )}
-        {onPrune !== undefined && (
-          <Button variant="secondary" size={touch} onClick={onPrune}>
-            <Trash className="h-4 w-4" aria-hidden /> Prune
-          </Button>
+        {can && (
+          <>
+            <Button size={touch} onClick={() => setOpen({ kind: 'create' })}>
+              <CreateIcon className="h-4 w-4" aria-hidden /> {create.label}
+            </Button>
+            <Button variant="secondary" size={touch} onClick={() => setOpen({ kind: 'prune' })}>
+              <Trash className="h-4 w-4" aria-hidden /> Prune
+            </Button>
+          </>
         )}
       </div>
 
@@ -160,19 +150,26 @@ export function ResourceView({
           </p>
         ))}
       {notice}
-      {error !== null && (
+      {list.error !== null && (
         <p role="alert" className="text-sm text-red-400">
-          {errorText(error)}
+          {errorText(list.error)}
         </p>
       )}
-      {pending ? (
+      {list.isPending ? (
         <p className="text-sm text-slate-400">Loading {noun}s…</p>
-      ) : shown === 0 ? (
-        <EmptyState icon={empty} title={total === 0 ? `No ${noun}s` : `No ${noun} matches`} />
+      ) : shown.length === 0 ? (
+        <EmptyState icon={spec.icon} title={total === 0 ? `No ${noun}s` : `No ${noun} matches`} />
       ) : (
-        list(phone)
+        <ResourceList
+          spec={spec}
+          phone={phone}
+          items={shown}
+          actions={actions}
+          can={can}
+          showHost={fixedHost === null}
+        />
       )}
-      {children}
+      {dialogs(open, () => setOpen(null))}
     </div>
   );
 }

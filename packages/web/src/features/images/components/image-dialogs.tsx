@@ -4,7 +4,7 @@ import {
   PruneResourceDialog,
   RemoveResourceDialog,
 } from '@/components/resource-list/resource-dialogs';
-import type { HostChoice } from '@/components/resource-list/resource-view';
+import type { HostDialogProps } from '@/components/resource-list/resource-view';
 import { formatBytes } from '@/lib/format';
 import { IMAGES_KEY, prunePreviewQueryOptions, pruneImages, removeImage } from '../api/images-api';
 import { imageName } from './images-table';
@@ -44,15 +44,7 @@ export function RemoveImageDialog({ image, onClose }: { image: Image; onClose: (
  * Prune dangling images: the dry run's count and space first (from the list, as the engine
  * would choose), then the engine's prune and what it says it removed.
  */
-export function PruneDialog({
-  hosts,
-  hostId,
-  onClose,
-}: {
-  hosts: HostChoice[];
-  hostId: string | null;
-  onClose: () => void;
-}) {
+export function PruneDialog({ hosts, hostId, onClose }: HostDialogProps) {
   return (
     <PruneResourceDialog
       title="Prune dangling images"

@@ -1,13 +1,13 @@
 import type { Image } from '@berth/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useMemo } from 'react';
+import { HardDrive } from 'lucide-react';
 import {
   actionsColumn,
   Badge,
   createdColumn,
   hostColumns,
   nameColumn,
-  ResourceList,
+  type ResourceListSpec,
   usersColumn,
   type ResourceActions,
 } from '@/components/resource-list/resource-columns';
@@ -72,46 +72,38 @@ function columnsFor(
   ];
 }
 
-/** The images: a sortable table (newest first), or cards on a phone. */
-export function ImageList({
-  phone,
-  images,
-  actions,
-  canOperate,
-  showHost,
-}: {
-  phone: boolean;
-  images: Image[];
-  actions: ResourceActions<Image>;
-  canOperate: boolean;
-  showHost: boolean;
-}) {
-  const columns = useMemo(
-    () => columnsFor(actions, canOperate, showHost),
-    [actions, canOperate, showHost],
-  );
+/** Whether an image matches the search: its tags, id, host, or a container using it. */
+function matches(i: Image, q: string): boolean {
+  if (q === '') return true;
   return (
-    <ResourceList
-      phone={phone}
-      noun="image"
-      items={images}
-      columns={columns}
-      rowKey={imageKey}
-      testKey={(i) => i.short_id}
-      nameOf={imageName}
-      actions={actions}
-      canRemove={() => canOperate}
-      initialSorting={NEWEST_FIRST}
-      card={(i) => (
-        <>
-          <p className="text-xs text-slate-400">
-            {i.host_name} · <code>{i.short_id}</code> · {formatBytes(i.size)} ·{' '}
-            {formatAgo(i.created)}
-          </p>
-          <p className="truncate text-xs text-slate-400">In use by: {usedByText(i)}</p>
-          <ImageBadges image={i} />
-        </>
-      )}
-    />
+    i.tags.some((t) => t.toLowerCase().includes(q)) ||
+    i.id.includes(q) ||
+    i.host_name.toLowerCase().includes(q) ||
+    i.used_by.some((u) => u.name.toLowerCase().includes(q)) ||
+    (q === 'dangling' && i.dangling) ||
+    (q === 'unused' && i.unused)
   );
 }
+
+/** The images' list: columns, card and search. */
+export const IMAGE_LIST: ResourceListSpec<Image> = {
+  noun: 'image',
+  icon: HardDrive,
+  searchPlaceholder: 'Search tag, id, container…',
+  matches,
+  rowKey: imageKey,
+  testKey: (i) => i.short_id,
+  nameOf: imageName,
+  columns: columnsFor,
+  canRemove: (_i, can) => can,
+  initialSorting: NEWEST_FIRST,
+  card: (i) => (
+    <>
+      <p className="text-xs text-slate-400">
+        {i.host_name} · <code>{i.short_id}</code> · {formatBytes(i.size)} · {formatAgo(i.created)}
+      </p>
+      <p className="truncate text-xs text-slate-400">In use by: {usedByText(i)}</p>
+      <ImageBadges image={i} />
+    </>
+  ),
+};

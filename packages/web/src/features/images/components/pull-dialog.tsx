@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { HostPicker } from '@/components/host-picker';
 import { TextField, useChosenHost } from '@/components/resource-list/resource-form';
-import type { HostChoice } from '@/components/resource-list/resource-view';
+import type { HostDialogProps } from '@/components/resource-list/resource-view';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { errorText } from '@/lib/api-client';
@@ -17,15 +17,7 @@ type Progress = Extract<ImagePullLine, { type: 'progress' }>;
  * Pull an image by reference onto a host, with the registry credentials Settings → Updates
  * keep, showing each layer's progress as the engine reports it.
  */
-export function PullDialog({
-  hosts,
-  hostId: fixedHost,
-  onClose,
-}: {
-  hosts: HostChoice[];
-  hostId: string | null;
-  onClose: () => void;
-}) {
+export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProps) {
   const client = useQueryClient();
   const [hostId, setHostId] = useChosenHost(hosts, fixedHost);
   const [reference, setReference] = useState('');

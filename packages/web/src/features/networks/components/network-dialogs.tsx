@@ -14,7 +14,7 @@ import {
   KeyValuesField,
   TextField,
 } from '@/components/resource-list/resource-form';
-import type { HostChoice } from '@/components/resource-list/resource-view';
+import type { HostDialogProps } from '@/components/resource-list/resource-view';
 import { Switch } from '@/components/ui/switch';
 import { parseKeyValues } from '@/lib/key-values';
 import {
@@ -95,15 +95,7 @@ export function RemoveNetworkDialog({
 }
 
 /** Prune unused networks: the dry run's names and count first, then only those. */
-export function PruneNetworksDialog({
-  hosts,
-  hostId,
-  onClose,
-}: {
-  hosts: HostChoice[];
-  hostId: string | null;
-  onClose: () => void;
-}) {
+export function PruneNetworksDialog({ hosts, hostId, onClose }: HostDialogProps) {
   return (
     <PruneResourceDialog
       title="Prune unused networks"
@@ -149,15 +141,7 @@ export function PruneNetworksDialog({
  * schema, so a gateway outside its subnet is named before anything is sent), internal,
  * attachable, labels.
  */
-export function CreateNetworkDialog({
-  hosts,
-  hostId,
-  onClose,
-}: {
-  hosts: HostChoice[];
-  hostId: string | null;
-  onClose: () => void;
-}) {
+export function CreateNetworkDialog({ hosts, hostId, onClose }: HostDialogProps) {
   const [name, setName] = useState('');
   const [driver, setDriver] = useState('bridge');
   const [subnet, setSubnet] = useState('');

@@ -1,13 +1,13 @@
 import type { Network } from '@berth/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useMemo } from 'react';
+import { Network as NetworkIcon } from 'lucide-react';
 import {
   actionsColumn,
   Badge,
   createdColumn,
   hostColumns,
   nameColumn,
-  ResourceList,
+  type ResourceListSpec,
   usersColumn,
   type ResourceActions,
 } from '@/components/resource-list/resource-columns';
@@ -66,46 +66,38 @@ function columnsFor(
   ];
 }
 
-/** The networks: a sortable table, or cards on a phone. Removing is for `canChange`. */
-export function NetworkList({
-  phone,
-  networks,
-  actions,
-  canChange,
-  showHost,
-}: {
-  phone: boolean;
-  networks: Network[];
-  actions: ResourceActions<Network>;
-  canChange: boolean;
-  showHost: boolean;
-}) {
-  const columns = useMemo(
-    () => columnsFor(actions, canChange, showHost),
-    [actions, canChange, showHost],
-  );
+/** Whether a network matches the search: name, id, driver, subnet, host, a container, `unused`. */
+function matches(n: Network, q: string): boolean {
+  if (q === '') return true;
   return (
-    <ResourceList
-      phone={phone}
-      noun="network"
-      items={networks}
-      columns={columns}
-      rowKey={networkKey}
-      testKey={networkName}
-      nameOf={networkName}
-      actions={actions}
-      canRemove={(n) => canChange && !n.builtin}
-      card={(n) => (
-        <>
-          <p className="text-xs text-slate-400">
-            {n.host_name} · {n.driver} · {n.scope} · {subnetText(n)}
-          </p>
-          <p className="truncate text-xs text-slate-400">
-            Containers: {dependantsText(n.in_use_by)}
-          </p>
-          <NetworkBadges n={n} />
-        </>
-      )}
-    />
+    n.name.toLowerCase().includes(q) ||
+    n.id.startsWith(q) ||
+    n.driver.toLowerCase().includes(q) ||
+    subnetText(n).includes(q) ||
+    n.host_name.toLowerCase().includes(q) ||
+    n.in_use_by.some((u) => u.name.toLowerCase().includes(q)) ||
+    (q === 'unused' && !n.builtin && n.in_use_by.length === 0)
   );
 }
+
+/** The networks' list: columns, card and search. */
+export const NETWORK_LIST: ResourceListSpec<Network> = {
+  noun: 'network',
+  icon: NetworkIcon,
+  searchPlaceholder: 'Search name, subnet, container…',
+  matches,
+  rowKey: networkKey,
+  testKey: networkName,
+  nameOf: networkName,
+  columns: columnsFor,
+  canRemove: (n, can) => can && !n.builtin,
+  card: (n) => (
+    <>
+      <p className="text-xs text-slate-400">
+        {n.host_name} · {n.driver} · {n.scope} · {subnetText(n)}
+      </p>
+      <p className="truncate text-xs text-slate-400">Containers: {dependantsText(n.in_use_by)}</p>
+      <NetworkBadges n={n} />
+    </>
+  ),
+};

@@ -14,7 +14,7 @@ import {
   KeyValuesField,
   TextField,
 } from '@/components/resource-list/resource-form';
-import type { HostChoice } from '@/components/resource-list/resource-view';
+import type { HostDialogProps } from '@/components/resource-list/resource-view';
 import { formatBytes } from '@/lib/format';
 import { parseKeyValues } from '@/lib/key-values';
 import {
@@ -95,15 +95,7 @@ export function RemoveVolumeDialog({ volume, onClose }: { volume: Volume; onClos
  * Prune unused volumes: the dry run's names, count and space first; the prune then removes
  * those names only, skipping those a container took meanwhile.
  */
-export function PruneVolumesDialog({
-  hosts,
-  hostId,
-  onClose,
-}: {
-  hosts: HostChoice[];
-  hostId: string | null;
-  onClose: () => void;
-}) {
+export function PruneVolumesDialog({ hosts, hostId, onClose }: HostDialogProps) {
   return (
     <PruneResourceDialog
       title="Prune unused volumes"
@@ -141,15 +133,7 @@ export function PruneVolumesDialog({
 }
 
 /** Create a volume: name (or the engine's), driver, labels and driver options. */
-export function CreateVolumeDialog({
-  hosts,
-  hostId,
-  onClose,
-}: {
-  hosts: HostChoice[];
-  hostId: string | null;
-  onClose: () => void;
-}) {
+export function CreateVolumeDialog({ hosts, hostId, onClose }: HostDialogProps) {
   const [name, setName] = useState('');
   const [driver, setDriver] = useState('local');
   const [labels, setLabels] = useState('');

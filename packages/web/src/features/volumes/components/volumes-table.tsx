@@ -1,13 +1,13 @@
 import type { Volume } from '@berth/contracts';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useMemo } from 'react';
+import { Database } from 'lucide-react';
 import {
   actionsColumn,
   Badge,
   createdColumn,
   hostColumns,
   nameColumn,
-  ResourceList,
+  type ResourceListSpec,
   usersColumn,
   type ResourceActions,
 } from '@/components/resource-list/resource-columns';
@@ -56,47 +56,38 @@ function columnsFor(
   ];
 }
 
-/** The volumes: a sortable table, or cards on a phone. Removing is for `canChange`. */
-export function VolumeList({
-  phone,
-  volumes,
-  actions,
-  canChange,
-  showHost,
-}: {
-  phone: boolean;
-  volumes: Volume[];
-  actions: ResourceActions<Volume>;
-  canChange: boolean;
-  showHost: boolean;
-}) {
-  const columns = useMemo(
-    () => columnsFor(actions, canChange, showHost),
-    [actions, canChange, showHost],
-  );
+/** Whether a volume matches the search: name, driver, host, a container, a label, `unused`. */
+function matches(v: Volume, q: string): boolean {
+  if (q === '') return true;
   return (
-    <ResourceList
-      phone={phone}
-      noun="volume"
-      items={volumes}
-      columns={columns}
-      rowKey={volumeKey}
-      testKey={volumeName}
-      nameOf={volumeName}
-      actions={actions}
-      canRemove={() => canChange}
-      card={(v) => (
-        <>
-          <p className="text-xs text-slate-400">
-            {v.host_name} · {v.driver} · {sizeText(v)}
-            {v.created === null ? '' : ` · ${formatAgo(v.created)}`}
-          </p>
-          <p className="truncate text-xs text-slate-400">
-            In use by: {dependantsText(v.in_use_by)}
-          </p>
-          <UnusedBadge unused={v.in_use_by.length === 0} />
-        </>
-      )}
-    />
+    v.name.toLowerCase().includes(q) ||
+    v.driver.toLowerCase().includes(q) ||
+    v.host_name.toLowerCase().includes(q) ||
+    v.in_use_by.some((u) => u.name.toLowerCase().includes(q)) ||
+    Object.entries(v.labels).some(([k, val]) => `${k}=${val}`.toLowerCase().includes(q)) ||
+    (q === 'unused' && v.in_use_by.length === 0)
   );
 }
+
+/** The volumes' list: columns, card and search. */
+export const VOLUME_LIST: ResourceListSpec<Volume> = {
+  noun: 'volume',
+  icon: Database,
+  searchPlaceholder: 'Search name, driver, container, label…',
+  matches,
+  rowKey: volumeKey,
+  testKey: volumeName,
+  nameOf: volumeName,
+  columns: columnsFor,
+  canRemove: (_v, can) => can,
+  card: (v) => (
+    <>
+      <p className="text-xs text-slate-400">
+        {v.host_name} · {v.driver} · {sizeText(v)}
+        {v.created === null ? '' : ` · ${formatAgo(v.created)}`}
+      </p>
+      <p className="truncate text-xs text-slate-400">In use by: {dependantsText(v.in_use_by)}</p>
+      <UnusedBadge unused={v.in_use_by.length === 0} />
+    </>
+  ),
+};

@@ -1,12 +1,7 @@
 import type { Volume } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Database, Plus } from 'lucide-react';
-import {
-  ResourceView,
-  useOpenDialog,
-  useResourceScope,
-  useShown,
-} from '@/components/resource-list/resource-view';
+import { Plus } from 'lucide-react';
+import { ResourceView, useResourceScope } from '@/components/resource-list/resource-view';
 import { useCan } from '@/hooks/use-can';
 import { volumesQueryOptions } from '../api/volumes-api';
 import {
@@ -15,20 +10,7 @@ import {
   RemoveVolumeDialog,
   VolumeDetailsDialog,
 } from './volume-dialogs';
-import { VolumeList } from './volumes-table';
-
-/** Whether a volume matches the search: name, driver, host, a container, a label, `unused`. */
-function matches(v: Volume, q: string): boolean {
-  if (q === '') return true;
-  return (
-    v.name.toLowerCase().includes(q) ||
-    v.driver.toLowerCase().includes(q) ||
-    v.host_name.toLowerCase().includes(q) ||
-    v.in_use_by.some((u) => u.name.toLowerCase().includes(q)) ||
-    Object.entries(v.labels).some(([k, val]) => `${k}=${val}`.toLowerCase().includes(q)) ||
-    (q === 'unused' && v.in_use_by.length === 0)
-  );
-}
+import { VOLUME_LIST } from './volumes-table';
 
 /**
  * The volumes list with its search, create and prune: the fleet's with a host filter, or one
@@ -36,30 +18,17 @@ function matches(v: Volume, q: string): boolean {
  * a volume's removal deletes its data.
  */
 export function VolumesView({ hostId: fixedHost = null }: { hostId?: string | null }) {
-  const canChange = useCan('admin');
+  const can = useCan('admin');
   const scope = useResourceScope(fixedHost);
-  const { open, setOpen, close, actions } = useOpenDialog<Volume>();
   const volumes = useQuery(volumesQueryOptions(scope.hostId));
-  const shown = useShown(volumes.data?.volumes, scope.query, matches);
-  const hosts = scope.hostList;
-
   return (
-    <ResourceView
+    <ResourceView<Volume>
       scope={scope}
-      noun="volume"
-      testId="volumes-view"
-      search={{
-        label: 'Search volumes',
-        placeholder: 'Search name, driver, container, label…',
-      }}
-      shown={shown.length}
-      total={volumes.data?.volumes.length ?? 0}
-      create={
-        canChange
-          ? { icon: Plus, label: 'Create', onClick: () => setOpen({ kind: 'create' }) }
-          : undefined
-      }
-      onPrune={canChange ? () => setOpen({ kind: 'prune' }) : undefined}
+      spec={VOLUME_LIST}
+      all={volumes.data?.volumes}
+      list={volumes}
+      can={can}
+      create={{ icon: Plus, label: 'Create' }}
       failed={volumes.data?.hosts ?? []}
       notice={
         volumes.data?.sizes_note != null && (
@@ -68,27 +37,16 @@ export function VolumesView({ hostId: fixedHost = null }: { hostId?: string | nu
           </p>
         )
       }
-      error={volumes.error}
-      pending={volumes.isPending}
-      empty={Database}
-      list={(phone) => (
-        <VolumeList
-          phone={phone}
-          volumes={shown}
-          actions={actions}
-          canChange={canChange}
-          showHost={fixedHost === null}
-        />
-      )}
-    >
-      {open?.kind === 'inspect' && <VolumeDetailsDialog volume={open.item} onClose={close} />}
-      {open?.kind === 'remove' && <RemoveVolumeDialog volume={open.item} onClose={close} />}
-      {open?.kind === 'create' && (
-        <CreateVolumeDialog hosts={hosts} hostId={fixedHost} onClose={close} />
-      )}
-      {open?.kind === 'prune' && (
-        <PruneVolumesDialog hosts={hosts} hostId={fixedHost} onClose={close} />
-      )}
-    </ResourceView>
+      dialogs={(open, close) => {
+        const host = { hosts: scope.hostList, hostId: fixedHost, onClose: close };
+        if (open?.kind === 'inspect')
+          return <VolumeDetailsDialog volume={open.item} onClose={close} />;
+        if (open?.kind === 'remove')
+          return <RemoveVolumeDialog volume={open.item} onClose={close} />;
+        if (open?.kind === 'create') return <CreateVolumeDialog {...host} />;
+        if (open?.kind === 'prune') return <PruneVolumesDialog {...host} />;
+        return null;
+      }}
+    />
   );
 }
