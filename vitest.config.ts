@@ -20,6 +20,9 @@ const serverExclusive = [
   'packages/server/src/docker/engine-limits.test.ts',
   // Compares Prometheus' running count per host with the engine's own, whole engines.
   'packages/server/src/modules/metrics-export/metrics-export.engines.test.ts',
+  // Image prunes take every dangling image of the engine, a neighbour's too.
+  'packages/server/src/modules/images/images.engines.test.ts',
+  'packages/server/src/modules/images/images-agent.engines.test.ts',
 ];
 
 const serverTimeouts = { testTimeout: 30_000, hookTimeout: 60_000 };

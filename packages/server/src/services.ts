@@ -8,7 +8,6 @@ import { AlertsService, createAlertsStore, createRulesStore } from './modules/al
 import { AuditService, createAuditStore } from './modules/audit/index.js';
 import { AuthService, createAuthStore, SessionsService } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
-import { ProjectsService } from './modules/projects/index.js';
 import {
   ContainerSettings,
   ContainerSettingsService,
@@ -21,8 +20,6 @@ import {
 } from './modules/containers/index.js';
 import { ContainerView } from './modules/container-view/index.js';
 import { createEventsStore, EventsService } from './modules/events/index.js';
-import { ImagePulls, ImagesService } from './modules/images/index.js';
-import { createExecStore, ExecService } from './modules/exec/index.js';
 import { MetricsExportService } from './modules/metrics-export/index.js';
 import {
   createHealthChecksStore,
@@ -50,6 +47,7 @@ import {
   createMetricsHistoryStore,
   createWindowMeans,
   MetricsHistoryService,
+  retentionFromSettings,
 } from './modules/metrics-history/index.js';
 import {
   createPreferencesStore,
@@ -67,9 +65,10 @@ import { UsersService } from './modules/users/index.js';
 import { LiveHub } from './platform/live-hub.js';
 import { SecretBox } from './platform/secret-box.js';
 import { createAccessServices } from './services-access.js';
+import { createOperateServices, type OperateServices } from './services-operate.js';
 
 /** The services of a running app, for main, tests and the routes. */
-export interface AppServices {
+export interface AppServices extends OperateServices {
   db: Db;
   hub: LiveHub;
   auth: AuthService;
@@ -102,14 +101,7 @@ export interface AppServices {
   /** Every container's safety budget of automatic restarts. */
   restartBudgets: RestartBudgets;
   containerLogs: ContainerLogsService;
-  /** Images per host: list, inspect, remove, prune; and pulls with their progress. */
-  images: ImagesService;
-  imagePulls: ImagePulls;
-  /** Container shells over their own WebSocket. */
-  exec: ExecService;
   batch: BatchService;
-  /** Compose projects: grouped containers, whole-project actions, compose files (decision 043). */
-  projects: ProjectsService;
   healthChecks: HealthChecksService;
   retention: RetentionService;
   /** Each host's and container's metrics over time (decision 036). */
@@ -291,17 +283,15 @@ export async function createServices(
     audit,
   });
   await batch.closeInterrupted();
-  const projects = new ProjectsService({
-    fleet: monitor,
+  const operate = createOperateServices({
+    db,
+    log,
+    monitor,
+    agentWork,
     containers,
     updates,
+    settings,
     audit,
-    log,
-    files: {
-      urlOf: (hostId) => monitor.urlOf(hostId),
-      agentFor: (url) => agentWork.agentFor(url, 'compose-file'),
-      readOnAgent: (agentId, req) => agentWork.composeFile(agentId, req),
-    },
   });
   const containerView = new ContainerView({
     fleet: monitor,
@@ -357,7 +347,6 @@ export async function createServices(
     log,
   });
   await metricsExport.load();
-  const images = new ImagesService(monitor);
   return {
     db,
     hub,
@@ -383,21 +372,13 @@ export async function createServices(
     containers,
     containerSettings: containerSettingsService,
     batch,
-    projects,
+    ...operate,
     healthChecks,
     metricsHistory: new MetricsHistoryService({
       store: createMetricsHistoryStore(db),
       fleet: monitor,
       log,
-      // Settings → System: read at each maintenance round, so a change applies at the next.
-      retention: () => {
-        const s = settings.get();
-        return {
-          rawHours: s.history_10s_retention_hours,
-          minuteHours: s.history_1m_retention_hours,
-          quarterHours: s.history_15m_retention_hours,
-        };
-      },
+      retention: retentionFromSettings(settings),
     }),
     retention: new RetentionService({
       settings,
@@ -410,13 +391,6 @@ export async function createServices(
       log,
     }),
     containerLogs: new ContainerLogsService(monitor),
-    images,
-    imagePulls: new ImagePulls({
-      images,
-      credentialsFor: (registry) => updates.credentialsFor(registry),
-      audit,
-    }),
-    exec: new ExecService({ fleet: monitor, settings, audit, store: createExecStore(db), log }),
     restartBudgets,
     autoRestart: new AutoRestarter({
       fleet: monitor,

@@ -1,4 +1,4 @@
-import { METRICS_TIERS, type MetricsTierId } from '@berth/contracts';
+import { METRICS_TIERS, type GlobalSettings, type MetricsTierId } from '@berth/contracts';
 import { badRequest } from '../../platform/http-errors.js';
 
 /** Tier numbers as stored: 0 = 10 s, 1 = 1 min, 2 = 15 min. */
@@ -25,6 +25,25 @@ export const DEFAULT_RETENTION: HistoryRetention = {
   minuteHours: METRICS_TIERS[1].default_retention_hours,
   quarterHours: METRICS_TIERS[2].default_retention_hours,
 };
+
+type RetentionSettings = Pick<
+  GlobalSettings,
+  'history_10s_retention_hours' | 'history_1m_retention_hours' | 'history_15m_retention_hours'
+>;
+
+/**
+ * Each tier's retention as Settings → System has it, read each time it is asked (each
+ * maintenance round and query), so a change applies at the next round.
+ */
+export const retentionFromSettings =
+  (settings: { get(): RetentionSettings }) => (): HistoryRetention => {
+    const s = settings.get();
+    return {
+      rawHours: s.history_10s_retention_hours,
+      minuteHours: s.history_1m_retention_hours,
+      quarterHours: s.history_15m_retention_hours,
+    };
+  };
 
 export function tiersOf(retention: HistoryRetention): readonly [Tier, Tier, Tier] {
   const hours = [retention.rawHours, retention.minuteHours, retention.quarterHours];
