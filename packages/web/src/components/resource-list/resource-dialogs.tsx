@@ -1,3 +1,4 @@
+import type { ResourcePruneResult } from '@berth/contracts';
 import {
   useMutation,
   useQuery,
@@ -11,8 +12,9 @@ import { HostPicker } from '@/components/host-picker';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { errorText } from '@/lib/api-client';
+import { formatBytes } from '@/lib/format';
 import { useChosenHost } from './resource-form';
-import type { HostChoice } from './resource-view';
+import type { HostChoice, HostDialogProps } from './resource-view';
 
 /** A resource's inspect answer, read-only: the main fields, then the engine's JSON whole. */
 export function InspectDialog({
@@ -212,35 +214,69 @@ export function PruneResourceDialog<P, R, K extends QueryKey>({
   );
 }
 
-/** The names a dry run found, under its count. */
-export function PruneNames({ names }: { names: readonly { key: string; name: string }[] }) {
-  if (names.length === 0) return null;
-  return (
-    <ul className="max-h-40 list-disc overflow-y-auto pl-5 text-slate-300">
-      {names.map((n) => (
-        <li key={n.key}>{n.name}</li>
-      ))}
-    </ul>
-  );
-}
+/** A name a dry run found, with what the prune is told (a volume's name, a network's id). */
+export type PruneTarget = { key: string; name: string };
 
-/** What a prune removed and what it kept, with why. */
-export function PruneOutcome({
-  removed,
-  skipped,
-}: {
-  /** The sentence on what was removed. */
-  removed: ReactNode;
-  skipped: readonly { name: string; reason: string }[];
+/**
+ * Prune a host's unused volumes or networks: the dry run's count and names first (`summary`
+ * says what the count means), then the prune of those only, then what was removed and kept.
+ */
+export function PruneUnusedDialog<P, K extends QueryKey>({
+  noun,
+  preview,
+  found,
+  summary,
+  prune,
+  freed,
+  queryKey,
+  ...host
+}: HostDialogProps & {
+  noun: string;
+  preview: (hostId: string) => UseQueryOptions<P, Error, P, K>;
+  found: (preview: P) => PruneTarget[];
+  summary: (count: number, preview: P) => string;
+  prune: (hostId: string, keys: string[]) => Promise<ResourcePruneResult>;
+  /** Whether the result says the space freed (when the engine measured it). */
+  freed: boolean;
+  queryKey: QueryKey;
 }) {
   return (
-    <div data-testid="prune-result" className="space-y-1 text-slate-200">
-      <p>{removed}</p>
-      {skipped.map((s) => (
-        <p key={s.name} className="text-amber-300">
-          Kept {s.name}: {s.reason}
-        </p>
-      ))}
-    </div>
+    <PruneResourceDialog
+      title={`Prune unused ${noun}s`}
+      {...host}
+      preview={preview}
+      countOf={(p) => (p === undefined ? 0 : found(p).length)}
+      counting={`Counting unused ${noun}s…`}
+      showPreview={(p, count) => (
+        <>
+          <p data-testid="prune-preview" className="text-slate-200">
+            {count === 0 ? `No unused ${noun}s to remove.` : summary(count, p)}
+          </p>
+          {count > 0 && (
+            <ul className="max-h-40 list-disc overflow-y-auto pl-5 text-slate-300">
+              {found(p).map((n) => (
+                <li key={n.key}>{n.name}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      prune={(hostId, p) => prune(hostId, p === undefined ? [] : found(p).map((n) => n.key))}
+      showResult={(done) => (
+        <div data-testid="prune-result" className="space-y-1 text-slate-200">
+          <p>
+            Removed {done.removed.length} {noun}
+            {done.removed.length === 1 ? '' : 's'}
+            {!freed || done.space_bytes === null ? '' : `, freed ${formatBytes(done.space_bytes)}`}.
+          </p>
+          {done.skipped.map((s) => (
+            <p key={s.name} className="text-amber-300">
+              Kept {s.name}: {s.reason}
+            </p>
+          ))}
+        </div>
+      )}
+      queryKey={queryKey}
+    />
   );
 }

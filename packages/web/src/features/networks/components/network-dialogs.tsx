@@ -4,9 +4,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import {
   InspectDialog,
-  PruneNames,
-  PruneOutcome,
-  PruneResourceDialog,
+  PruneUnusedDialog,
   RemoveResourceDialog,
 } from '@/components/resource-list/resource-dialogs';
 import {
@@ -95,43 +93,19 @@ export function RemoveNetworkDialog({
 }
 
 /** Prune unused networks: the dry run's names and count first, then only those. */
-export function PruneNetworksDialog({ hosts, hostId, onClose }: HostDialogProps) {
+export function PruneNetworksDialog(host: HostDialogProps) {
   return (
-    <PruneResourceDialog
-      title="Prune unused networks"
-      hosts={hosts}
-      hostId={hostId}
+    <PruneUnusedDialog
+      noun="network"
+      {...host}
       preview={networkPrunePreviewQueryOptions}
-      countOf={(p) => p?.networks.length ?? 0}
-      counting="Counting unused networks…"
-      showPreview={(p, count) => (
-        <>
-          <p data-testid="prune-preview" className="text-slate-200">
-            {count === 0
-              ? 'No unused networks to remove.'
-              : `${count} unused network${count === 1 ? '' : 's'}. Built-in networks and those a container names (stopped ones too) are kept.`}
-          </p>
-          <PruneNames names={p.networks.map((n) => ({ key: n.id, name: n.name }))} />
-        </>
-      )}
-      prune={(host, p) =>
-        pruneNetworks(
-          host,
-          (p?.networks ?? []).map((n) => n.id),
-        )
+      found={(p) => p.networks.map((n) => ({ key: n.id, name: n.name }))}
+      summary={(count) =>
+        `${count} unused network${count === 1 ? '' : 's'}. Built-in networks and those a container names (stopped ones too) are kept.`
       }
-      showResult={(done) => (
-        <PruneOutcome
-          removed={
-            <>
-              Removed {done.removed.length} network{done.removed.length === 1 ? '' : 's'}.
-            </>
-          }
-          skipped={done.skipped}
-        />
-      )}
+      prune={pruneNetworks}
+      freed={false}
       queryKey={NETWORKS_KEY}
-      onClose={onClose}
     />
   );
 }

@@ -4,9 +4,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import {
   InspectDialog,
-  PruneNames,
-  PruneOutcome,
-  PruneResourceDialog,
+  PruneUnusedDialog,
   RemoveResourceDialog,
 } from '@/components/resource-list/resource-dialogs';
 import {
@@ -95,39 +93,19 @@ export function RemoveVolumeDialog({ volume, onClose }: { volume: Volume; onClos
  * Prune unused volumes: the dry run's names, count and space first; the prune then removes
  * those names only, skipping those a container took meanwhile.
  */
-export function PruneVolumesDialog({ hosts, hostId, onClose }: HostDialogProps) {
+export function PruneVolumesDialog(host: HostDialogProps) {
   return (
-    <PruneResourceDialog
-      title="Prune unused volumes"
-      hosts={hosts}
-      hostId={hostId}
+    <PruneUnusedDialog
+      noun="volume"
+      {...host}
       preview={volumePrunePreviewQueryOptions}
-      countOf={(p) => p?.names.length ?? 0}
-      counting="Counting unused volumes…"
-      showPreview={(p, count) => (
-        <>
-          <p data-testid="prune-preview" className="text-slate-200">
-            {count === 0
-              ? 'No unused volumes to remove.'
-              : `${count} unused volume${count === 1 ? '' : 's'}${p.space_bytes === null ? '' : `, ${formatBytes(p.space_bytes)} freed`}. Their data is deleted.`}
-          </p>
-          <PruneNames names={p.names.map((n) => ({ key: n, name: n }))} />
-        </>
-      )}
-      prune={(host, p) => pruneVolumes(host, p?.names ?? [])}
-      showResult={(done) => (
-        <PruneOutcome
-          removed={
-            <>
-              Removed {done.removed.length} volume{done.removed.length === 1 ? '' : 's'}
-              {done.space_bytes === null ? '' : `, freed ${formatBytes(done.space_bytes)}`}.
-            </>
-          }
-          skipped={done.skipped}
-        />
-      )}
+      found={(p) => p.names.map((n) => ({ key: n, name: n }))}
+      summary={(count, p) =>
+        `${count} unused volume${count === 1 ? '' : 's'}${p.space_bytes === null ? '' : `, ${formatBytes(p.space_bytes)} freed`}. Their data is deleted.`
+      }
+      prune={pruneVolumes}
+      freed
       queryKey={VOLUMES_KEY}
-      onClose={onClose}
     />
   );
 }
