@@ -6,7 +6,7 @@ import { AgentsService, createAgentsStore } from './modules/agents/index.js';
 import { ApiKeysService, createApiKeysStore } from './modules/api-keys/index.js';
 import { AlertsService, createAlertsStore, createRulesStore } from './modules/alerts/index.js';
 import { AuditService, createAuditStore } from './modules/audit/index.js';
-import { AuthService, createAuthStore, SessionsService } from './modules/auth/index.js';
+import { createAuthStore } from './modules/auth/index.js';
 import { BatchService, createBatchStore } from './modules/batch/index.js';
 import {
   ContainerSettings,
@@ -58,64 +58,14 @@ import {
   UpgradeNoticeService,
 } from './modules/settings/index.js';
 import { readVersion, ReleaseFeedChecker } from './modules/system/index.js';
-import { TwoFactorService } from './modules/two-factor/index.js';
 import { createUpdatesStore, UpdatesService } from './modules/updates/index.js';
-import { SsoService } from './modules/sso/index.js';
-import { UsersService } from './modules/users/index.js';
 import { LiveHub } from './platform/live-hub.js';
 import { SecretBox } from './platform/secret-box.js';
 import { createAccessServices } from './services-access.js';
-import { createOperateServices, type OperateServices } from './services-operate.js';
+import { createOperateServices } from './services-operate.js';
+import type { AppServices } from './app-services.js';
 
-/** The services of a running app, for main, tests and the routes. */
-export interface AppServices extends OperateServices {
-  db: Db;
-  hub: LiveHub;
-  auth: AuthService;
-  /** Every user's sessions: their own list, an admin's view of all, ending them. */
-  sessions: SessionsService;
-  apiKeys: ApiKeysService;
-  users: UsersService;
-  /** TOTP two-factor sign-in, its recovery codes and the roles that must use it. */
-  twoFactor: TwoFactorService;
-  /** The append-only audit log of changes and sign-ins. */
-  audit: AuditService;
-  settings: SettingsService;
-  preferences: PreferencesService;
-  events: EventsService;
-  hosts: HostsService;
-  hostTags: HostTagIndex;
-  agents: AgentsService;
-  /** Every connected agent's tunnel, by agent id. */
-  agentTunnels: AgentTunnels;
-  alerts: AlertsService;
-  notifications: NotificationsService;
-  updates: UpdatesService;
-  monitor: MonitorService;
-  containerView: ContainerView;
-  /** Prometheus's /metrics and its setting. */
-  metricsExport: MetricsExportService;
-  containers: ContainersService;
-  containerSettings: ContainerSettingsService;
-  autoRestart: AutoRestarter;
-  /** Every container's safety budget of automatic restarts. */
-  restartBudgets: RestartBudgets;
-  containerLogs: ContainerLogsService;
-  batch: BatchService;
-  healthChecks: HealthChecksService;
-  retention: RetentionService;
-  /** Each host's and container's metrics over time (decision 036). */
-  metricsHistory: MetricsHistoryService;
-  probe: ProbeEngine;
-  version: string;
-  /** Berth's own newer release, read from BERTH_RELEASE_FEED_URL. */
-  release: ReleaseFeedChecker;
-  upgradeNotice: UpgradeNoticeService;
-  /** MQTT with Home Assistant discovery (Settings → Integrations). */
-  mqtt: MqttService;
-  /** Single sign-on with an OpenID Connect provider (Settings → Authentication). */
-  sso: SsoService;
-}
+export type { AppServices } from './app-services.js';
 
 /** The composition root: every service built once, each given what it needs. */
 export async function createServices(
