@@ -1,8 +1,10 @@
 // bench/history-checkpoint: where the long metrics history steps come from. 1,680 roll-up
 // steps (10 s → 1 min, 50 series each) of 350 series over four simulated hours, each
-// minute's 10 s points written first as the history writes them, with SQLite's automatic WAL
-// checkpoint on (Berth's setting) or off. Prints the steps' p50, p99 and longest; asserts
-// nothing. Run after `npm run build -w @berth/contracts -w @berth/server`:
+// minute's 10 s points written first as the history writes them, with WAL checkpoints on
+// Berth's worker thread (its setting since db/checkpointer.ts), inside the commits (SQLite's
+// automatic checkpoint, Berth's setting before), or off. Prints the steps' p50, p99 and
+// longest; asserts nothing. Run after `npm run build -w @berth/contracts -w @berth/server`:
+//   node bench/history-checkpoint.ts worker
 //   node bench/history-checkpoint.ts on
 //   node bench/history-checkpoint.ts off
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,9 +23,10 @@ const { createMetricsHistoryStore } = (await import(
 )) as typeof import('../packages/server/src/modules/metrics-history/index.ts');
 type Row = Parameters<ReturnType<typeof createMetricsHistoryStore>['insertPoints']>[0][number];
 
-const mode = process.argv[2] === 'off' ? 'off' : 'on';
+const asked = process.argv[2];
+const mode = asked === 'off' || asked === 'worker' ? asked : 'on';
 const dir = mkdtempSync(join(tmpdir(), 'berth-bench-checkpoint-'));
-const db = openDatabase(dir);
+const db = openDatabase(dir, { checkpoints: mode === 'worker' ? 'worker' : 'inline' });
 await migrateToLatest(db);
 if (mode === 'off') await sql`PRAGMA wal_autocheckpoint = 0`.execute(db);
 const store = createMetricsHistoryStore(db);

@@ -115,7 +115,9 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
   await registerCompression(app);
   app.decorateRequest('auth', null);
 
-  const db = openDatabase(config.dataDir);
+  const db = openDatabase(config.dataDir, {
+    onCheckpointError: (message) => app.log.warn({ message }, 'database checkpoints'),
+  });
   // The first onClose hook added runs last: the database closes after everything that writes.
   app.addHook('onClose', () => closeDatabase(db, app.log));
   limitRequestDrain(app);

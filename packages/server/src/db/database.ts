@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { startCheckpointer } from './checkpointer.js';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -11,16 +12,40 @@ export type Db = Kysely<Database>;
 /** The database's file name in the data directory (with -wal and -shm beside it). */
 export const DATABASE_FILE = 'berth.db';
 
-/** Opens (creating when needed) the SQLite database in the data directory, in WAL mode. */
-export function openDatabase(dataDir: string): Db {
+export interface DatabaseOptions {
+  /** Where write-ahead log checkpoints run: a worker thread (Berth's), or inside commits. */
+  checkpoints?: 'worker' | 'inline';
+  /** Hears what the checkpoint worker reports (a failure, a fallback). */
+  onCheckpointError?: (message: string) => void;
+}
+
+/**
+ * Opens (creating when needed) the SQLite database in the data directory, in WAL mode, with
+ * its checkpoints on a worker thread (checkpointer.ts) unless asked otherwise.
+ */
+export function openDatabase(dataDir: string, options: DatabaseOptions = {}): Db {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const sqlite = new SQLite(join(dataDir, DATABASE_FILE));
+  const file = join(dataDir, DATABASE_FILE);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  const checkpointer =
+    options.checkpoints === 'inline'
+      ? { stop: () => undefined }
+      : startCheckpointer(sqlite, file, options.onCheckpointError ?? (() => undefined));
+  const database = reusingStatements(sqlite);
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+    dialect: new SqliteDialect({
+      database: {
+        ...database,
+        close: () => {
+          checkpointer.stop();
+          database.close();
+        },
+      },
+    }),
   });
 }
 
