@@ -28,7 +28,7 @@ async function dragAcross(page: Page, plot: Locator, from: number, to: number) {
   await page.mouse.up();
 }
 
-async function customRange(page: Page, panel: Locator, fromMs: number, toMs: number) {
+async function customRange(panel: Locator, fromMs: number, toMs: number) {
   await panel.getByRole('radiogroup', { name: 'Time range' }).getByText('Custom').click();
   const form = panel.getByRole('form', { name: 'Custom range' });
   await form.getByLabel('From').fill(localInput(fromMs));
@@ -122,10 +122,10 @@ test("a container's and its host's history: charts, markers, zoom, ranges, a ref
 
   // An hour of yesterday, before the container ran: said plainly, not a blank chart.
   const now = Date.now();
-  await customRange(page, panel, now - 23 * 3_600_000, now - 22 * 3_600_000);
+  await customRange(panel, now - 23 * 3_600_000, now - 22 * 3_600_000);
   await expect(panel.getByText('No data for this range')).toBeVisible();
   // Further back than every tier keeps: the server's 400, its detail as it is.
-  await customRange(page, panel, now - 200 * 86_400_000, now);
+  await customRange(panel, now - 200 * 86_400_000, now);
   await expect(panel.getByTestId('history-error')).toContainText(
     'from: the range is longer than any tier keeps',
   );

@@ -29,7 +29,7 @@ export function clampTerminalSize(cols: number, rows: number): { cols: number; r
 
 // Absurd sizes are clamped (not refused): a browser zoomed far out may measure thousands.
 // Functions, so loading the contracts builds no schema (lazySchema's rule).
-const size = () => z.number().finite();
+const size = () => z.number();
 
 /** The command a session runs: a shell of the picker, or a custom command line. */
 const commandSchema = () =>

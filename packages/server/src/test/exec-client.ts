@@ -51,7 +51,10 @@ export function openExecClient(
   );
   const until = (what: string, ok: () => boolean, timeoutMs: number) =>
     new Promise<void>((resolve, reject) => {
-      if (ok()) { resolve(); return; }
+      if (ok()) {
+        resolve();
+        return;
+      }
       const timer = setTimeout(() => {
         listeners.delete(check);
         reject(

@@ -22,7 +22,7 @@ const name = (what: string) => `berth-net-${tag}-${what}`;
 const containers: string[] = [];
 const networks: string[] = [];
 // A /24 of 10.213.x.0 picked at random so parallel runs do not overlap.
-const third = 16 + (randomBytes(1)[0] ?? 0) % 200;
+const third = 16 + ((randomBytes(1)[0] ?? 0) % 200);
 const subnet = `10.213.${third}.0/24`;
 
 beforeAll(async () => {
@@ -102,9 +102,7 @@ describe('networks on a real engine', () => {
     const bridge = await api.delete<{ detail: string }>(`/hosts/${host.id}/networks/bridge`);
     expect(bridge.status).toBe(409);
     expect(bridge.body.detail).toContain('built-in');
-    const inUse = await api.delete<{ detail: string }>(
-      `/hosts/${host.id}/networks/${name('app')}`,
-    );
+    const inUse = await api.delete<{ detail: string }>(`/hosts/${host.id}/networks/${name('app')}`);
     expect(inUse.status).toBe(409);
     expect(inUse.body.detail).toContain('active endpoints');
     expect(inUse.body.detail).toContain(name('member'));

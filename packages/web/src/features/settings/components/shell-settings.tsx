@@ -72,12 +72,15 @@ function ShellToggle({
         label={label}
         checked={settings[field]}
         onCheckedChange={(on) =>
-          update.mutate({ [field]: on }, {
-            onError: (err) =>
-              toast.error(`Failed to update ${label.toLowerCase()}`, {
-                description: errorText(err),
-              }),
-          })
+          update.mutate(
+            { [field]: on },
+            {
+              onError: (err) =>
+                toast.error(`Failed to update ${label.toLowerCase()}`, {
+                  description: errorText(err),
+                }),
+            },
+          )
         }
       >
         <span className="sr-only">{label}</span>
@@ -119,10 +122,13 @@ function ShellMinutes({
       });
       return;
     }
-    update.mutate({ [field]: checked.data }, {
-      onError: (err) =>
-        toast.error(`Failed to update ${label.toLowerCase()}`, { description: errorText(err) }),
-    });
+    update.mutate(
+      { [field]: checked.data },
+      {
+        onError: (err) =>
+          toast.error(`Failed to update ${label.toLowerCase()}`, { description: errorText(err) }),
+      },
+    );
   };
   return (
     <SettingRow
