@@ -100,7 +100,7 @@ export function ShellTab({ container }: { container: Container }) {
         rows: t.terminal.rows,
       },
       {
-        onOutput: (bytes) => t.terminal.write(bytes),
+        onOutput: (bytes) => writeInPieces(t.terminal, bytes),
         onNotice: (detail) => toast.error(detail),
         onStatus: (next) => {
           setStatus(next);
@@ -242,4 +242,15 @@ async function pasteInto(terminal: Terminal): Promise<void> {
   } catch {
     toast.error('The browser refused to read the clipboard');
   }
+}
+
+/**
+ * xterm parses each write whole and looks at the clock only between writes, so an engine
+ * chunk of 64 KB is one long task; pieces let it yield to the page between them.
+ */
+const WRITE_PIECE_BYTES = 8192;
+
+function writeInPieces(terminal: { write(data: Uint8Array): void }, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; at += WRITE_PIECE_BYTES)
+    terminal.write(bytes.subarray(at, at + WRITE_PIECE_BYTES));
 }
