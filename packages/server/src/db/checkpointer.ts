@@ -6,6 +6,8 @@ import type SQLite from 'better-sqlite3';
 export const CHECKPOINT_EVERY_MS = 1000;
 /** SQLite's own automatic checkpoint size, in pages, which the main connection goes back to. */
 const AUTOCHECKPOINT_PAGES = 1000;
+/** The longest a close waits for the worker's connection to close first. */
+const STOP_WAIT_MS = 2000;
 
 /**
  * The worker's code, as text (a worker of an eval'd script runs as CommonJS, so it finds
@@ -21,7 +23,14 @@ db.pragma('busy_timeout = 0');
 const timer = setInterval(() => {
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err)); }
 }, workerData.everyMs);
-parentPort.on('message', () => { clearInterval(timer); db.close(); process.exit(0); });
+parentPort.on('message', () => {
+  clearInterval(timer);
+  try { db.close(); } finally {
+    Atomics.store(workerData.closed, 0, 1);
+    Atomics.notify(workerData.closed, 0);
+    process.exit(0);
+  }
+});
 `;
 
 export interface Checkpointer {
@@ -46,6 +55,8 @@ export function startCheckpointer(
   };
   let stopped = false;
   let worker: Worker;
+  // Set by the worker once its connection is closed (see stop).
+  const closed = new Int32Array(new SharedArrayBuffer(4));
   try {
     worker = new Worker(WORKER, {
       eval: true,
@@ -53,6 +64,7 @@ export function startCheckpointer(
         file,
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
         everyMs: CHECKPOINT_EVERY_MS,
+        closed,
       },
     });
   } catch (err) {
@@ -70,9 +82,14 @@ export function startCheckpointer(
     if (!stopped) fallBack();
   });
   return {
+    // Waits (briefly, blocking) until the worker's connection is closed, so the main one closes
+    // last: SQLite then checkpoints the whole log into the file and removes it, as before, and
+    // nothing touches the files once the database is closed (a backup, a removed directory).
     stop: () => {
+      if (stopped) return;
       stopped = true;
       worker.postMessage('stop');
+      Atomics.wait(closed, 0, 0, STOP_WAIT_MS);
     },
   };
 }
