@@ -129,6 +129,22 @@ test("a container's and its host's history: charts, markers, zoom, ranges, a ref
   await expect(panel.getByTestId('history-error')).toContainText(
     'from: the range is longer than any tier keeps',
   );
+  // A 30 s point needs a whole 30 s bucket of 10 s points; under load the container may not
+  // have one yet, and the range would rightly say "No data".
+  await expect
+    .poll(
+      async () => {
+        const since = new Date(Date.now() - 6 * 3_600_000).toISOString();
+        const h = await api
+          .get<MetricsResponse>(
+            `/hosts/${host.id}/containers/${name}/metrics?from=${since}&step=30`,
+          )
+          .catch(() => null);
+        return h?.memory_bytes.mean.filter((m) => (m ?? 0) > 0).length ?? 0;
+      },
+      { timeout: 60_000, intervals: [1000] },
+    )
+    .toBeGreaterThanOrEqual(1);
   await panel.getByRole('radiogroup', { name: 'Time range' }).getByText('6 h').click();
   await expect(panel.getByTestId('history-error')).toHaveCount(0);
   // Six hours in 30 s points from the 10 s tier: current, with min-max bands.
