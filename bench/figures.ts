@@ -43,3 +43,25 @@ export function machineSpeedMs(): number {
   }
   return pct(times, 50);
 }
+
+/**
+ * Runs `work` with a 1 ms ticker beside it: the longest gap between two ticks is the longest
+ * the thread was held, whatever held it (a step, the queries between steps, a collection).
+ */
+export async function held<T>(work: () => Promise<T>): Promise<[T, number]> {
+  let last = performance.now();
+  let worst = 0;
+  const tick = () => {
+    const t = performance.now();
+    worst = Math.max(worst, t - last);
+    last = t;
+  };
+  const ticker = setInterval(tick, 1);
+  try {
+    const result = await work();
+    tick();
+    return [result, worst];
+  } finally {
+    clearInterval(ticker);
+  }
+}

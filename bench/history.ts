@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
 import type { ContainerSnapshot } from '../packages/server/src/modules/monitor/index.ts';
-import { f1, machineSpeedMs, pct } from './figures.ts';
+import { f1, held, machineSpeedMs, pct } from './figures.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const dist = (path: string) => join(ROOT, 'packages/server/dist', path);
@@ -199,28 +199,6 @@ await store.setDoneUntil(2, minuteFrom / 1000);
 console.log(
   `backfilled days 1-${f1((fullFrom - now) / DAY)} in ${f1((performance.now() - started) / 1000)} s`,
 );
-
-/**
- * Runs `work` with a 1 ms ticker beside it: the longest gap between two ticks is the longest
- * the thread was held, whatever held it (a step, the queries between steps, a collection).
- */
-async function held<T>(work: () => Promise<T>): Promise<[T, number]> {
-  let last = performance.now();
-  let worst = 0;
-  const tick = () => {
-    const t = performance.now();
-    worst = Math.max(worst, t - last);
-    last = t;
-  };
-  const ticker = setInterval(tick, 1);
-  try {
-    const result = await work();
-    tick();
-    return [result, worst];
-  } finally {
-    clearInterval(ticker);
-  }
-}
 
 // ---- the last 26 hours through the whole path ----
 now = fullFrom;
