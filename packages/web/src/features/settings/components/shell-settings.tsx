@@ -1,18 +1,11 @@
-import {
-  SETTING_BOUNDS,
-  settingBoundMessage,
-  writableSettingsShape,
-  type GlobalSettings,
-} from '@berth/contracts';
-import { useState } from 'react';
+import type { GlobalSettings } from '@berth/contracts';
 import { toast } from 'sonner';
-import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
 import { useUpdateSettings } from '../api/settings-api';
+import { NumberSetting } from './number-setting';
 import { SettingRow } from './setting-row';
 
-type ShellNumber = 'exec_idle_minutes' | 'exec_recording_days';
 type ShellSwitch = 'exec_operators' | 'exec_recording';
 
 /**
@@ -28,12 +21,14 @@ export function ShellSettings({ settings }: { settings: GlobalSettings }) {
         label="Operators may open container shells"
         description="Admins always may; viewers never. A shell reaches everything its container does (files, secrets, networks)."
       />
-      <ShellMinutes
-        settings={settings}
-        field="exec_idle_minutes"
-        label="Shell idle timeout"
-        unit="minutes"
-        description="A shell without input for this long is ended, its process killed."
+      <NumberSetting
+        field={{
+          key: 'exec_idle_minutes',
+          label: 'Shell idle timeout',
+          unit: 'minutes',
+          description: 'A shell without input for this long is ended, its process killed.',
+        }}
+        saved={settings.exec_idle_minutes}
       />
       <ShellToggle
         settings={settings}
@@ -42,12 +37,14 @@ export function ShellSettings({ settings }: { settings: GlobalSettings }) {
         description="Off: only who opened a shell, where, what ran and when it ended go to the audit log. On: the keystrokes are stored too."
       />
       {settings.exec_recording && (
-        <ShellMinutes
-          settings={settings}
-          field="exec_recording_days"
-          label="Keep recordings"
-          unit="days"
-          description="Older recordings are deleted."
+        <NumberSetting
+          field={{
+            key: 'exec_recording_days',
+            label: 'Keep recordings',
+            unit: 'days',
+            description: 'Older recordings are deleted.',
+          }}
+          saved={settings.exec_recording_days}
         />
       )}
     </>
@@ -85,82 +82,6 @@ function ShellToggle({
       >
         <span className="sr-only">{label}</span>
       </Switch>
-    </SettingRow>
-  );
-}
-
-/** A number saved on blur (or Enter); a refused value goes back to the saved one. */
-function ShellMinutes({
-  settings,
-  field,
-  label,
-  unit,
-  description,
-}: {
-  settings: GlobalSettings;
-  field: ShellNumber;
-  label: string;
-  unit: string;
-  description: string;
-}) {
-  const [draft, setDraft] = useState<string | null>(null);
-  const update = useUpdateSettings();
-  const saved = settings[field];
-  const id = `setting-${field}`;
-  const { min, max } = SETTING_BOUNDS[field];
-  const commit = () => {
-    if (draft === null) return;
-    setDraft(null);
-    const value = Number(draft.trim());
-    if (value === saved) return;
-    const checked = writableSettingsShape[field].safeParse(
-      draft.trim() === '' ? Number.NaN : value,
-    );
-    if (!checked.success) {
-      toast.error(`Failed to update ${label.toLowerCase()}`, {
-        description: settingBoundMessage(field),
-      });
-      return;
-    }
-    update.mutate(
-      { [field]: checked.data },
-      {
-        onError: (err) =>
-          toast.error(`Failed to update ${label.toLowerCase()}`, { description: errorText(err) }),
-      },
-    );
-  };
-  return (
-    <SettingRow
-      label={label}
-      htmlFor={id}
-      description={
-        <>
-          {description}{' '}
-          <span className="text-slate-500">
-            {min}–{max} {unit}
-          </span>
-        </>
-      }
-    >
-      <Input
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={min}
-        max={max}
-        step={1}
-        value={draft ?? String(saved)}
-        fullWidth={false}
-        className="w-24 text-right tabular-nums"
-        onChange={(e) => setDraft(e.target.value)}
-        onBlur={commit}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') e.currentTarget.blur();
-          if (e.key === 'Escape') setDraft(null);
-        }}
-      />
-      <span className="w-16 text-sm text-slate-400">{unit}</span>
     </SettingRow>
   );
 }
