@@ -34,6 +34,8 @@ export async function startAgents(
   berth: BerthProcess,
   sockets: string[],
   name: (i: number) => string,
+  /** More of agent i's environment (BERTH_AGENT_HOST_PROC, say). */
+  env: (i: number) => Record<string, string> = () => ({}),
 ): Promise<BenchAgents> {
   requireAgentBuild();
   const dirs: string[] = [];
@@ -57,6 +59,7 @@ export async function startAgents(
           BERTH_AGENT_DATA_DIR: dataDir,
           BERTH_AGENT_DOCKER_SOCKET: socket,
           BERTH_AGENT_NAME: name(i),
+          ...env(i),
         },
         stdio: ['ignore', process.env.BENCH_AGENT_LOGS ? 'inherit' : 'ignore', 'inherit'],
       }),

@@ -9,9 +9,12 @@ import type { Host } from '@berth/contracts';
 import { startAgents, waitOnline, rssMb } from './agent-processes.ts';
 import { addEngineHosts, startBerth, type BerthProcess } from './berth-process.ts';
 import { fakeEngineSocket, startFakeEnginesApart } from './fake-engine.ts';
+import { makeFakeHostFiles, type FakeHostFiles } from './fake-host-files.ts';
 import { cpuTicks, TICK_HZ } from './figures.ts';
 import { watchLiveStates } from './live-states.ts';
 
+/** Hex, so the fleet's container ids are ids an agent accepts in a stats request. */
+const FLEET_PREFIX = 'f';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface FleetOptions {
@@ -34,7 +37,14 @@ export interface SteadyFigures {
 
 export interface FleetFigures {
   direct: SteadyFigures;
+  /** Berth reading every container's stats through the tunnels (BERTH_STATS_SOURCE=api). */
   agents: SteadyFigures;
+  /**
+   * The same agents reading their host's files (the default, `auto`), and how many of the
+   * fleet's containers had stats from them; a string when this machine could not make the
+   * files (fake-host-files.ts says why).
+   */
+  agentFiles: (SteadyFigures & { fromFiles: number }) | string;
   /** Seconds from the restarted Berth answering /api/health to each agent host online. */
   reconnectFromReady: number[];
   /** The same from the old Berth's exit (the whole outage an agent sees). */
@@ -77,6 +87,14 @@ async function steadyWindow(
   };
 }
 
+/** Containers whose stats came from an agent's files: an empty cgroup's memory is 0 bytes. */
+async function countFromFiles(berth: BerthProcess): Promise<number> {
+  const { body } = await berth.api('/containers');
+  const list = Array.isArray(body) ? (body as { memory_usage?: number | null }[]) : [];
+  // The fake engines' Engine API reports at least 64 MiB for every container.
+  return list.filter((c) => typeof c.memory_usage === 'number' && c.memory_usage < 2 ** 26).length;
+}
+
 async function waitForContainers(berth: BerthProcess, count: number): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const { body } = await berth.api('/containers');
@@ -99,11 +117,12 @@ async function stopBerth(berth: BerthProcess): Promise<void> {
 async function reconnect(
   berth: BerthProcess,
   names: string[],
+  env: Record<string, string>,
 ): Promise<
   Pick<FleetFigures, 'reconnectFromReady' | 'reconnectFromExit' | 'notBack' | 'restartSeconds'>
 > {
   const stoppingAt = performance.now();
-  const { exitedAt, readyAt } = await berth.restart();
+  const { exitedAt, readyAt } = await berth.restart(env);
   const back = new Map<string, number>();
   while (back.size < names.length && performance.now() - readyAt < 60_000) {
     const { body } = await berth.api('/hosts');
@@ -126,7 +145,21 @@ export async function runFleet(
   say: (line: string) => void,
 ): Promise<FleetFigures> {
   const socketDir = mkdtempSync(join(tmpdir(), 'berth-bench-engines-'));
-  const engines = await startFakeEnginesApart(o.hosts, o.enginePort, o.perHost, 'g', socketDir);
+  const engines = await startFakeEnginesApart(
+    o.hosts,
+    o.enginePort,
+    o.perHost,
+    FLEET_PREFIX,
+    socketDir,
+    undefined,
+    true,
+  );
+  let files: FakeHostFiles | string;
+  try {
+    files = makeFakeHostFiles(join(socketDir, 'hosts'), o.hosts, o.perHost, FLEET_PREFIX);
+  } catch (err) {
+    files = `no host files for the agents (${err instanceof Error ? err.message : String(err)})`;
+  }
   try {
     say(`fleet: ${o.hosts} fake engines × ${o.perHost} containers, direct TCP first`);
     const direct = await startBerth(o.port, { BERTH_STATS_SOURCE: 'api' });
@@ -144,21 +177,32 @@ export async function runFleet(
       berth,
       names.map((_, i) => fakeEngineSocket(socketDir, i)),
       (i) => names[i] ?? '',
+      (i) => (typeof files === 'string' ? {} : { BERTH_AGENT_HOST_PROC: files.procDir(i) }),
     );
     try {
       if ((await waitOnline(berth, names, 180_000)) === null)
         throw new Error('The agents did not all come online within 3 minutes');
       await waitForContainers(berth, o.hosts * o.perHost);
       const agentFigures = await steadyWindow(berth, agents.pids(), o.windowSeconds);
-      say(`fleet: restarting Berth with ${o.hosts} agents connected`);
-      const back = await reconnect(berth, names);
-      return { direct: directFigures, agents: agentFigures, ...back };
+      // The restart also turns Berth's stats source back to its default: from here on it asks
+      // each agent for its host's readings, one request a pass, instead of 20 API reads.
+      say(`fleet: restarting Berth with ${o.hosts} agents connected, stats from their files`);
+      const back = await reconnect(berth, names, { BERTH_STATS_SOURCE: 'auto' });
+      let agentFiles: FleetFigures['agentFiles'];
+      if (typeof files === 'string') agentFiles = files;
+      else {
+        await waitForContainers(berth, o.hosts * o.perHost);
+        const figures = await steadyWindow(berth, agents.pids(), o.windowSeconds);
+        agentFiles = { ...figures, fromFiles: await countFromFiles(berth) };
+      }
+      return { direct: directFigures, agents: agentFigures, agentFiles, ...back };
     } finally {
       await agents.stop();
       await stopBerth(berth);
     }
   } finally {
     await engines.close();
+    if (typeof files !== 'string') files.remove();
     rmSync(socketDir, { recursive: true, force: true });
   }
 }

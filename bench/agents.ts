@@ -1,7 +1,8 @@
 // bench/agents: what Berth's agent costs and how fast it carries a host, side by side with
 // the same hosts over direct TCP in one run, each figure against issue 48's target:
 //   1. 50 fake engines × 20 containers (fake-engine.ts), watched directly over TCP, then each
-//      behind an agent process: Berth's CPU and RSS (target: agents ≤ 1.2× direct);
+//      behind an agent process: Berth's CPU and RSS (target: agents ≤ 1.2× direct), with
+//      Berth reading stats through the tunnels, then from the agents' files (fake-host-files);
 //   2. one agent with 100 running containers on the rig's plain engine at the 2 s stats
 //      interval: the agent's RSS (≤ 60 MB) and CPU (≤ 1 % of a core);
 //   3. engine event → Berth's live channel, p95, through the agent and directly (≤ 300 ms);
@@ -9,7 +10,9 @@
 //   5. 20 stops while a 10 MB log is read through the same way, p95 against 20 stops on an
 //      idle connection (≤ 2×).
 // The agents are real processes (packages/agent/dist/main.js), as on real hosts; Berth reads
-// stats over the Engine API (BERTH_STATS_SOURCE=api), as it must for a host it cannot see.
+// stats over the Engine API (BERTH_STATS_SOURCE=api), as it must for a direct host it cannot
+// see, and in 1's last window as it does by default for agent hosts: one request a pass to
+// each agent, which reads its host's cgroup files.
 // Needs the rig (`bash scripts/engines.sh up`) and builds of the server and the agent
 // (`npm run build && npm run build -w @berth/agent`). Prints figures; asserts nothing; removes
 // every container (label berth-bench-agents=1) and process it made. About 6 minutes.
@@ -93,6 +96,15 @@ function printFleet(f: FleetFigures): void {
     `   agents:     Berth CPU ${f1(a.cpu)} % of a core, RSS ${f1(a.rss)} MB; the ${HOSTS} agents ` +
       `together ${f1(a.agentsCpu)} % of a core, ${f1(a.agentRss)} MB RSS each`,
   );
+  const files = f.agentFiles;
+  if (typeof files === 'string') say(`   agents, stats from their files: not measured, ${files}`);
+  else
+    say(
+      `   agents, stats from their files: Berth CPU ${f1(files.cpu)} % of a core, RSS ` +
+        `${f1(files.rss)} MB; the agents together ${f1(files.agentsCpu)} % of a core, ` +
+        `${f1(files.agentRss)} MB RSS each; ${files.fromFiles} of ${HOSTS * PER_HOST} ` +
+        `containers' stats read from files`,
+    );
   say(`4. Berth restart with ${HOSTS} agents: down and up again in ${f1(f.restartSeconds)} s;`);
   say(
     `   back online after Berth answered: p50 ${f1(pct(f.reconnectFromReady, 50))} s, ` +
@@ -143,6 +155,16 @@ function printSummary(f: FleetFigures, r: RigFigures): void {
     '≤ 1.2× direct',
     `${ratio(f.agents.cpu, f.direct.cpu)} ${verdict(f.agents.cpu <= 1.2 * f.direct.cpu)}`,
   ]);
+  if (typeof f.agentFiles !== 'string') {
+    const files = f.agentFiles;
+    row([
+      `1. the same, stats from agents' files`,
+      f1(files.cpu),
+      f1(f.direct.cpu),
+      '≤ 1.2× direct',
+      `${ratio(files.cpu, f.direct.cpu)} ${verdict(files.cpu <= 1.2 * f.direct.cpu)}`,
+    ]);
+  }
   row([
     `1. Berth RSS (MB)`,
     f1(f.agents.rss),

@@ -21,9 +21,10 @@ export interface BerthProcess {
   /**
    * Stops the server (SIGTERM) and starts it again on the same data directory and port, as an
    * operator's restart does; resolves with when the old one had exited and the new one
-   * answered /api/health (performance.now()). The session survives it (server-side).
+   * answered /api/health (performance.now()). The session survives it (server-side). `env`
+   * adds to (or overrides) the environment the server started with, from this start on.
    */
-  restart: () => Promise<{ exitedAt: number; readyAt: number }>;
+  restart: (env?: Record<string, string>) => Promise<{ exitedAt: number; readyAt: number }>;
 }
 
 async function waitForHealth(base: string): Promise<void> {
@@ -39,8 +40,9 @@ async function waitForHealth(base: string): Promise<void> {
 
 export async function startBerth(
   port: number,
-  env: Record<string, string> = {},
+  startEnv: Record<string, string> = {},
 ): Promise<BerthProcess> {
+  const env = { ...startEnv };
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   const spawnServer = () =>
@@ -93,7 +95,8 @@ export async function startBerth(
       child.kill('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     },
-    restart: async () => {
+    restart: async (more = {}) => {
+      Object.assign(env, more);
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

@@ -11,7 +11,16 @@ interface FakeContainer {
   id: string;
   name: string;
   running: boolean;
+  /** What the engine reports as the init PID: fake-host-files.ts has files for it. */
+  pid: number;
 }
+
+/** The id of container `i` of the fake engine labelled `label`. */
+export const fakeContainerId = (label: string, i: number) =>
+  `${label}${String(i).padStart(4, '0')}`.padEnd(64, 'a').slice(0, 64);
+
+/** The init PID a fake engine started `withPids` reports for container `i` (0 otherwise). */
+export const fakeContainerPid = (i: number) => 100_000 + i;
 
 /**
  * A fake engine on `port`; with `socketPath`, the same engine (one set of containers) also
@@ -24,11 +33,13 @@ export async function startFakeEngine(
   label: string,
   socketPath?: string,
   running = containers,
+  withPids = false,
 ): Promise<Server> {
   const list: FakeContainer[] = Array.from({ length: containers }, (_, i) => ({
-    id: `${label}${String(i).padStart(4, '0')}`.padEnd(64, 'a').slice(0, 64),
+    id: fakeContainerId(label, i),
     name: `${label}-svc-${i}`,
     running: i < running,
+    pid: withPids && i < running ? fakeContainerPid(i) : 0,
   }));
   const byId = new Map(list.map((c) => [c.id, c]));
   const started = Date.now();
@@ -51,7 +62,7 @@ export async function startFakeEngine(
     State: {
       Status: c.running ? 'running' : 'exited',
       Running: c.running,
-      Pid: 0,
+      Pid: c.pid,
       ExitCode: 0,
       StartedAt: new Date(started - 7_000_000).toISOString(),
       FinishedAt: '0001-01-01T00:00:00Z',
@@ -147,7 +158,7 @@ export const fakeEngineSocket = (socketDir: string, i: number) =>
  * on it: Playwright, and the proxy that serves a web build (bench/dashboard). GET
  * /api/containers through the proxy, one run each: p95 203 ms with the engines on the bench's
  * thread, 112 ms with them in a worker, 36 ms straight to Berth. With `socketDir`, engine i
- * also answers on fakeEngineSocket(socketDir, i).
+ * also answers on fakeEngineSocket(socketDir, i); `withPids` as startFakeEngine.
  */
 export async function startFakeEnginesApart(
   count: number,
@@ -156,9 +167,10 @@ export async function startFakeEnginesApart(
   prefix: string,
   socketDir?: string,
   running?: number,
+  withPids?: boolean,
 ): Promise<{ close: () => Promise<void> }> {
   const worker = new Worker(new URL('./fake-engines-worker.ts', import.meta.url), {
-    workerData: { count, firstPort, perEngine, prefix, socketDir, running },
+    workerData: { count, firstPort, perEngine, prefix, socketDir, running, withPids },
   });
   await new Promise((resolve, reject) => {
     worker.once('message', resolve);

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { fakeEngineSocket, startFakeEngine } from './fake-engine.ts';
 
-const { count, firstPort, perEngine, prefix, socketDir, running } = workerData as {
+const { count, firstPort, perEngine, prefix, socketDir, running, withPids } = workerData as {
   count: number;
   firstPort: number;
   perEngine: number;
@@ -11,6 +11,8 @@ const { count, firstPort, perEngine, prefix, socketDir, running } = workerData a
   socketDir?: string;
   /** Running containers per engine (all unless told). */
   running?: number;
+  /** Containers report init PIDs that fake-host-files.ts has files for. */
+  withPids?: boolean;
 };
 await Promise.all(
   Array.from({ length: count }, (_, i) =>
@@ -20,6 +22,7 @@ await Promise.all(
       `${prefix}${i}`,
       socketDir === undefined ? undefined : fakeEngineSocket(socketDir, i),
       running,
+      withPids,
     ),
   ),
 );
