@@ -46,8 +46,18 @@ test.describe('metrics history retention in Settings → System', () => {
 
     // The API refuses the same with a 400 naming the field.
     await expect(api.put('/settings', { history_15m_retention_hours: 17_521 })).rejects.toThrow(
-      'PUT /settings: 400 {"detail":"History 15m retention hours must be between 1 and 17520"}',
+      'PUT /settings: 400 {"detail":"15-minute history must be between 1 and 17520"}',
     );
+
+    // A coarser tier kept shorter than the finer one: refused with the reason, the value back.
+    const minute = page.getByLabel('1-minute history', { exact: true });
+    await minute.fill('24');
+    await minute.press('Tab');
+    await expect(page.getByText('Failed to update 1-minute history')).toBeVisible();
+    await expect(
+      page.getByText("1-minute history must be at least the 10-second history's 48 hours"),
+    ).toBeVisible();
+    await expect(minute).toHaveValue('336');
   });
 
   test('the rows fit a phone', async ({ page, readyServer: _ }) => {

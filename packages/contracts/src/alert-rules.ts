@@ -207,7 +207,7 @@ export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
 export type AlertRuleShape = Pick<
   AlertRule,
   'scope' | 'kind' | 'metric' | 'duration_seconds' | 'clear_threshold' | 'threshold' | 'operator'
-> & { look_back?: boolean | undefined };
+> & { look_back?: boolean | undefined; clear_duration_seconds?: number | null | undefined };
 
 /** A look-back rule reads the 10 s history tier: at least a few of its points, at most what it keeps. */
 export const LOOK_BACK_MIN_SECONDS = 30;
@@ -219,12 +219,16 @@ export const LOOK_BACK_MAX_SECONDS = 24 * 3600;
  * threshold on the good side of the threshold. Answers the field at fault and the message,
  * or null.
  */
-export function alertRuleIssue(rule: AlertRuleShape): { field: string; message: string } | null {
+export function alertRuleIssue(
+  rule: AlertRuleShape,
+  /** Hours the 10 s history tier keeps now (Settings → System), when known. */
+  history10sHours?: number,
+): { field: string; message: string } | null {
   const info = ALERT_RULE_KIND_INFO[rule.kind];
   if (!info.scopes.includes(rule.scope))
     return { field: 'kind', message: `Kind ${rule.kind} is not a ${rule.scope} rule kind` };
   if (rule.look_back === true) {
-    const issue = lookBackIssue(rule, info.metric);
+    const issue = lookBackIssue(rule, info.metric, history10sHours);
     if (issue !== null) return issue;
   }
   if (info.metric === null) return null;
@@ -239,6 +243,7 @@ export function alertRuleIssue(rule: AlertRuleShape): { field: string; message: 
 function lookBackIssue(
   rule: AlertRuleShape,
   metric: AlertMetric | null,
+  history10sHours: number | undefined,
 ): { field: string; message: string } | null {
   if (metric === null)
     return {
@@ -255,8 +260,27 @@ function lookBackIssue(
       field: 'duration_seconds',
       message: `Duration must be at most ${LOOK_BACK_MAX_SECONDS} for a look-back rule (the 10 s history keeps a day)`,
     };
+  // A window longer than the 10 s points are kept is never covered: the rule would never raise,
+  // or its alert never clear.
+  if (history10sHours === undefined) return null;
+  const kept = history10sHours * 3600;
+  const keptText = `10-second history is kept ${history10sHours} hour${history10sHours === 1 ? '' : 's'}`;
+  if (rule.duration_seconds > kept)
+    return {
+      field: 'duration_seconds',
+      message: `Duration must be at most ${kept} for a look-back rule (the ${keptText}: Settings → System)`,
+    };
+  if ((rule.clear_duration_seconds ?? 0) > kept)
+    return {
+      field: 'clear_duration_seconds',
+      message: `Clear duration must be at most ${kept} for a look-back rule (the ${keptText}: Settings → System)`,
+    };
   return null;
 }
+
+/** The longest window a look-back rule reads (its duration or its clear duration), seconds. */
+export const lookBackWindowSeconds = (rule: AlertRuleShape): number =>
+  Math.max(rule.duration_seconds, rule.clear_duration_seconds ?? 0);
 
 /**
  * An alert clears once the value stops breaching the clear threshold, so that threshold

@@ -116,6 +116,31 @@ export type WritableSettings = Omit<
   'update_available' | 'latest_available_version' | 'latest_release_url'
 >;
 
+/**
+ * The history tiers' retentions must not shrink from fine to coarse: each tier is rolled up
+ * from the finer one and answers the longer ranges, so a coarser tier kept for less time
+ * would leave those ranges empty while finer points still exist. Shared by the form and the
+ * server; answers the field at fault and the message, or null.
+ */
+export function historyRetentionIssue(
+  s: Pick<
+    WritableSettings,
+    'history_10s_retention_hours' | 'history_1m_retention_hours' | 'history_15m_retention_hours'
+  >,
+): { field: BoundedSetting; message: string } | null {
+  if (s.history_1m_retention_hours < s.history_10s_retention_hours)
+    return {
+      field: 'history_1m_retention_hours',
+      message: `Must be at least the 10-second history's ${s.history_10s_retention_hours} hours`,
+    };
+  if (s.history_15m_retention_hours < s.history_1m_retention_hours)
+    return {
+      field: 'history_15m_retention_hours',
+      message: `Must be at least the 1-minute history's ${s.history_1m_retention_hours} hours`,
+    };
+  return null;
+}
+
 /** The settings before anyone changes them. */
 export const DEFAULT_SETTINGS: WritableSettings = {
   timezone_offset: 0,

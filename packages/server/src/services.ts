@@ -176,8 +176,14 @@ export async function createServices(
     hostDirectory: async () => (await hosts.list()).map(registeredHost),
     hostEvents: hosts,
     settingsOf: (hostId, name) => containerSettings.get(hostId, name),
-    // Look-back rules read their window's mean from metrics history (decision 039).
+    // Look-back rules read their window's mean from metrics history (decision 039), within
+    // what its 10 s tier keeps: each side refuses a change that would break that.
     lookBack: createWindowMeans(db),
+    history10sHours: () => settings.get().history_10s_retention_hours,
+  });
+  settings.addCheck({
+    keys: ['history_10s_retention_hours'],
+    issue: (next) => alerts.rules.history10sIssue(next.history_10s_retention_hours),
   });
   const containerSettingsService = new ContainerSettingsService(monitor, containerSettings, events);
   const healthStore = createHealthChecksStore(db);

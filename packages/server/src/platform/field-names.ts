@@ -16,6 +16,12 @@ const LABELS: Readonly<Record<string, string>> = {
   tls_key: 'Client key',
   tail: 'Lines',
   q: 'Search',
+  // Settings → System's names for them.
+  history_10s_retention_hours: '10-second history',
+  history_1m_retention_hours: '1-minute history',
+  history_15m_retention_hours: '15-minute history',
+  exec_idle_minutes: 'Shell idle timeout',
+  exec_recording_days: 'Keep recordings',
 };
 
 const ACRONYMS = new Set(['id', 'url', 'ui', 'tls', 'ca', 'cpu', 'ssl', 'smtp', 'http', 'api']);

@@ -51,6 +51,8 @@ export interface AlertsDeps {
   settingsOf: SettingsOf;
   /** Means over a window from metrics history (look-back rules). */
   lookBack?: LookBackPort;
+  /** Hours the 10 s history tier keeps now (look-back windows must fit in it). */
+  history10sHours?: () => number;
 }
 
 /** Alerts for the screens, their lifecycle, the rules and the engine that raises them. */
@@ -89,6 +91,7 @@ export class AlertsService {
       record: deps.record,
       changed: (all) => evaluator.setRules(all),
       now,
+      ...(deps.history10sHours === undefined ? {} : { history10sHours: deps.history10sHours }),
     });
   }
 

@@ -85,4 +85,43 @@ describe('look-back alert rules', () => {
     expect(changed.status).toBe(400);
     expect(detail(changed)).toMatch(/^Look back needs a kind with metrics history/);
   });
+
+  it('keeps look-back windows and the 10-second history retention in step, each side refusing', async () => {
+    expect((await api.put('/settings', { history_10s_retention_hours: 2 })).status).toBe(200);
+    // A window longer than the 10 s points are kept would never be covered: never raised.
+    const long = await api.post('/alerts/rules', cpu({ look_back: true, duration_seconds: 7201 }));
+    expect(long.status).toBe(400);
+    expect(detail(long)).toBe(
+      'Duration must be at most 7200 for a look-back rule (the 10-second history is kept 2 hours: Settings → System)',
+    );
+    // ...or, for the clear window, never cleared.
+    const clear = await api.post(
+      '/alerts/rules',
+      cpu({ look_back: true, duration_seconds: 600, clear_duration_seconds: 10_800 }),
+    );
+    expect(clear.status).toBe(400);
+    expect(detail(clear)).toMatch(/^Clear duration must be at most 7200 for a look-back rule/);
+    // A rule that does not look back is not bound by history at all.
+    const live = await api.post('/alerts/rules', cpu({ duration_seconds: 10_800 }));
+    expect(live.status).toBe(200);
+
+    const made = await api.post<AlertRule>(
+      '/alerts/rules',
+      cpu({ name: 'CPU for two hours', look_back: true, duration_seconds: 7200 }),
+    );
+    expect(made.status).toBe(200);
+    // The other way: the retention may not drop under an enabled look-back rule's window.
+    const lower = await api.put('/settings', { history_10s_retention_hours: 1 });
+    expect(lower.status).toBe(400);
+    expect(detail(lower)).toBe(
+      '10-second history must be at least 2 hours: look-back rule "CPU for two hours" reads 7200 seconds of it',
+    );
+    // Once the rule is off, nothing stands in the way.
+    await api.patch(`/alerts/rules/${made.body.id}/toggle`, { enabled: false });
+    expect((await api.put('/settings', { history_10s_retention_hours: 1 })).status).toBe(200);
+    // ...and it cannot be turned back on while history keeps less than its window.
+    const on = await api.patch(`/alerts/rules/${made.body.id}/toggle`, { enabled: true });
+    expect(on.status).toBe(400);
+    expect(detail(on)).toMatch(/^Duration must be at most 3600 for a look-back rule/);
+  });
 });

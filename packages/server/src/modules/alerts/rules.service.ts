@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   alertRuleDefaults,
   alertRuleIssue,
+  lookBackWindowSeconds,
   suppressDuringUpdatesDefault,
   type AlertRule,
   type AlertRuleCreate,
@@ -23,6 +24,8 @@ export interface RulesDeps {
   /** The engine re-reads the enabled rules after every change. */
   changed: (rules: StoredRule[]) => void;
   now?: () => number;
+  /** Hours the 10 s history tier keeps now: a look-back window must fit in it. */
+  history10sHours?: () => number;
 }
 
 /**
@@ -37,6 +40,31 @@ export class RulesService {
   async load(): Promise<StoredRule[]> {
     this.rules = await this.deps.store.list();
     return this.rules;
+  }
+
+  /** The enabled look-back rule reading the longest window, with that window in seconds. */
+  private longestLookBack(): { name: string; seconds: number } | null {
+    let longest: { name: string; seconds: number } | null = null;
+    for (const rule of this.rules) {
+      if (rule.look_back !== true || !rule.enabled) continue;
+      const seconds = lookBackWindowSeconds(rule);
+      if (longest === null || seconds > longest.seconds) longest = { name: rule.name, seconds };
+    }
+    return longest;
+  }
+
+  /**
+   * Why the 10 s history tier may not be kept only `hours`: an enabled look-back rule reads a
+   * longer window, which would never be covered again. Null when nothing stands in the way.
+   */
+  history10sIssue(hours: number): { field: string; message: string } | null {
+    const longest = this.longestLookBack();
+    if (longest === null || longest.seconds <= hours * 3600) return null;
+    const needed = Math.ceil(longest.seconds / 3600);
+    return {
+      field: 'history_10s_retention_hours',
+      message: `Must be at least ${needed} hour${needed === 1 ? '' : 's'}: look-back rule "${longest.name}" reads ${longest.seconds} seconds of it`,
+    };
   }
 
   all(): StoredRule[] {
@@ -157,7 +185,8 @@ export class RulesService {
   private async check(rule: StoredRule): Promise<void> {
     // false is the same as absent: the rule answers as rules did before look-back existed.
     if (rule.look_back === false) delete rule.look_back;
-    const issue = alertRuleIssue(rule);
+    // Only an enabled rule is bound by what history keeps: a rule can always be turned off.
+    const issue = alertRuleIssue(rule, rule.enabled ? this.deps.history10sHours?.() : undefined);
     if (issue !== null) throw badRequest(`${issue.field}: ${issue.message}`);
     const included = rule.host_selector_json?.include ?? [];
     if (included.length === 0) return;

@@ -63,13 +63,41 @@ describe('global settings', () => {
     [{ alert_retention_days: 731 }, 'Alert retention must be between 0 and 730'],
     [{ update_check_time: '24:00' }, 'Update check time: Invalid time format'],
     [{ polling_interval: '5' }, 'Polling interval must be a number'],
-    [{ history_10s_retention_hours: 0 }, 'History 10s retention hours must be between 1 and 168'],
-    [{ history_15m_retention_hours: 17_521 }, 'History 15m retention hours must be between 1 and'],
+    [{ history_10s_retention_hours: 0 }, '10-second history must be between 1 and 168'],
+    [{ history_15m_retention_hours: 17_521 }, '15-minute history must be between 1 and 17520'],
+    [{ exec_idle_minutes: 0 }, 'Shell idle timeout must be between 1 and 1440'],
+    // A coarser history tier keeps at least as long as the finer one it is rolled up from.
+    [
+      { history_1m_retention_hours: 12 },
+      "1-minute history must be at least the 10-second history's 24 hours",
+    ],
+    [
+      { history_10s_retention_hours: 48, history_1m_retention_hours: 36 },
+      "1-minute history must be at least the 10-second history's 48 hours",
+    ],
+    [
+      { history_15m_retention_hours: 100 },
+      "15-minute history must be at least the 1-minute history's 168 hours",
+    ],
   ])('refuses %j with a 400 naming the field: %s', async (body, message) => {
     const res = await put(body);
     expect(res.statusCode).toBe(400);
     expect(res.json<{ detail: string }>().detail).toMatch(new RegExp(`^${message}`));
     expect((await get()).json()).toMatchObject({ polling_interval: 2 });
+  });
+
+  it('takes history tiers changed together in one request, each checked against the others', async () => {
+    const res = await put({
+      history_10s_retention_hours: 2,
+      history_1m_retention_hours: 2,
+      history_15m_retention_hours: 2,
+    });
+    expect(res.statusCode).toBe(200);
+    // Lowering the finer tier first, then the coarser one, works one request at a time too.
+    expect((await put({ history_10s_retention_hours: 1 })).statusCode).toBe(200);
+    expect((await put({ history_1m_retention_hours: 1 })).statusCode).toBe(200);
+    // An unrelated change is not held back by the tiers.
+    expect((await put({ polling_interval: 3 })).statusCode).toBe(200);
   });
 
   it('uses the spec messages for the health check timeout and the check time', async () => {
