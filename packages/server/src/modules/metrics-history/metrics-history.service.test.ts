@@ -105,6 +105,34 @@ describe('metrics history roll-ups and retention', () => {
     expect(again.rolledUp).toBe(0);
   });
 
+  it('fills what the coarser tiers have not rolled up yet from the finer ones, counting nothing twice', async () => {
+    const { history, run, clock } = setup(store, (s) => (s < 120 ? 2 : 8));
+    await run(240); // a new container: four minutes of 10 s points, none rolled up yet
+    const day = () =>
+      history.query('h1', 'c1', {
+        from: new Date(clock.now - 86_400_000).toISOString(),
+        to: new Date(clock.now).toISOString(),
+      });
+    const before = await day();
+    expect(before.tier).toBe('1m');
+    expect(before.t).toEqual([0, 60, 120, 180].map((s) => T0 / 1000 + s));
+    expect(before.cpu_percent.mean).toEqual([2, 2, 8, 8]);
+    const quarter = await history.query('h1', 'c1', {
+      from: new Date(T0).toISOString(),
+      to: new Date(clock.now).toISOString(),
+      step: 900,
+    });
+    expect(quarter).toMatchObject({ tier: '15m', t: [T0 / 1000] });
+    expect([quarter.cpu_percent.min[0], quarter.cpu_percent.max[0]]).toEqual([2, 8]);
+
+    // Once closed minutes are rolled up, they come from the 1 min tier and the open one from
+    // the 10 s points after them: the same answer.
+    clock.now += 60_000;
+    expect((await history.maintain()).rolledUp).toBeGreaterThan(0);
+    clock.now -= 60_000;
+    expect(await day()).toEqual(before);
+  });
+
   it('deletes each tier past its retention in bounded steps, and keeps a removed container by name', async () => {
     const { history, run, clock, fake } = setup(store, () => 1);
     await run(2 * 3600, 10);

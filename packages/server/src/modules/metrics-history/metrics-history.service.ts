@@ -6,7 +6,13 @@ import { Maintenance, type MaintenanceReport } from './maintenance.js';
 import type { MetricsHistoryStore, PointRow } from './metrics-history.store.js';
 import { toResponse } from './points.js';
 import { Sampler, type ClosedPoint, type SampledFleet } from './sampler.js';
-import { DEFAULT_RETENTION, planQuery, tiersOf, type HistoryRetention } from './tiers.js';
+import {
+  DEFAULT_RETENTION,
+  planQuery,
+  tiersOf,
+  type HistoryRetention,
+  type TierNo,
+} from './tiers.js';
 
 export interface MetricsHistoryDeps {
   store: MetricsHistoryStore;
@@ -144,7 +150,7 @@ export class MetricsHistoryService {
     // From the start of the bucket holding `from`, so its point is not cut off.
     const start = Math.floor(from / plan.step) * plan.step;
     const rows: PointRow[] =
-      seriesId === undefined ? [] : await this.deps.store.points(seriesId, plan.tier.no, start, to);
+      seriesId === undefined ? [] : await this.pointsWithTail(seriesId, plan.tier.no, start, to);
     return toResponse(rows, {
       hostId,
       containerName: containerId === null ? null : name,
@@ -153,6 +159,27 @@ export class MetricsHistoryService {
       from,
       to,
     });
+  }
+
+  /**
+   * A tier's points, then the finer tiers' for the time it has not been rolled up to yet: a
+   * roll-up waits for its bucket to close, so without them a day's newest minutes, or a
+   * container younger than its first roll-up, would be missing from a coarser tier's answer.
+   * The answer's step is a whole multiple of every finer resolution, so they merge into it.
+   */
+  private async pointsWithTail(
+    seriesId: number,
+    tier: TierNo,
+    from: number,
+    to: number,
+  ): Promise<PointRow[]> {
+    const rows = await this.deps.store.points(seriesId, tier, from, to);
+    if (tier === 0) return rows;
+    const last = rows.at(-1);
+    const after = last === undefined ? from : last.t + this.tiers()[tier].resolution;
+    if (after > to) return rows;
+    const tail = await this.pointsWithTail(seriesId, (tier - 1) as TierNo, after, to);
+    return tail.length === 0 ? rows : rows.concat(tail);
   }
 
   /** The tiers with the retention as it is set now. */
