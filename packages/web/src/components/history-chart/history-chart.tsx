@@ -12,6 +12,7 @@ import {
   chartColumns,
   chartIsEmpty,
   formatValue,
+  yIncrements,
   isolatedPoints,
   isRolledUp,
   lastIndexWithData,
@@ -183,6 +184,7 @@ function options(
   live: Live,
 ): uPlot.Options {
   const axes = CHART_AXES[theme];
+  const increments = yIncrements(spec.unit);
   const series: uPlot.Series[] = [{}];
   for (const s of spec.series) {
     const color = seriesColor(s.color, theme);
@@ -234,6 +236,7 @@ function options(
         ticks: { stroke: axes.grid },
         size: fitLabels,
         values: (_u, splits) => splits.map((v) => formatValue(spec.unit, v)),
+        ...(increments === undefined ? {} : { incrs: increments }),
       },
     ],
     hooks: {

@@ -8,6 +8,7 @@ import {
   CONTAINER_CHARTS,
   describeResolution,
   formatValue,
+  yIncrements,
   HOST_CHARTS,
   isolatedPoints,
   isRolledUp,
@@ -150,6 +151,14 @@ describe('bands and read-outs', () => {
     expect(yRange(cpu, 50)[1]).toBeCloseTo(55);
     expect(yRange(cpu, null)).toEqual([0, 1]);
     expect(yRange({ ...cpu, max: 100 }, 500)).toEqual([0, 100]);
+  });
+
+  it('steps a byte axis by whole bytes, so no two labels read the same', () => {
+    const steps = yIncrements('rate') ?? [];
+    expect(Math.min(...steps)).toBe(1);
+    expect(steps.slice(0, 4)).toEqual([1, 2, 5, 10]);
+    expect(yIncrements('bytes')).toEqual(steps);
+    expect(yIncrements('percent')).toBeUndefined();
   });
 });
 

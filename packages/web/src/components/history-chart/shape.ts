@@ -188,6 +188,16 @@ export function yRange(spec: ChartSpec, dataMax: number | null): [number, number
   return [0, Math.max(1, top * 1.1)];
 }
 
+/**
+ * The y axis's steps between labels: for bytes and rates whole bytes (1, 2, 5 × 10ⁿ), so a
+ * near-idle container's axis does not step by fractions of a byte that read the same once
+ * rounded ("1 B/s" twice); percent keeps uPlot's own steps (undefined).
+ */
+export function yIncrements(unit: ChartUnit): number[] | undefined {
+  if (unit === 'percent') return undefined;
+  return Array.from({ length: 13 }, (_, n) => [1, 2, 5].map((m) => m * 10 ** n)).flat();
+}
+
 /** "10 s points", "1 min points (min–max bands)" — what the chart is drawn from. */
 export function describeResolution(answer: Pick<MetricsResponse, 'tier' | 'step'>): string {
   const s = answer.step;
