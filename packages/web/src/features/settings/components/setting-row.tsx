@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Switch } from '@/components/ui/switch';
 
 /** One setting: its name and explanation on the left, its control on the right. */
 export function SettingRow({
@@ -33,6 +35,51 @@ export function SettingRow({
         {children}
       </div>
     </div>
+  );
+}
+
+/** A setting typed as text, in a form that saves as a whole (a draft with Save). */
+export function TextSettingRow(props: {
+  id: string;
+  label: string;
+  description: string;
+  value: string;
+  type?: string;
+  placeholder?: string;
+  onChange: (v: string) => void;
+  /** Beside the field: a note or a button of its own. */
+  children?: ReactNode;
+}) {
+  return (
+    <SettingRow label={props.label} htmlFor={props.id} description={props.description}>
+      <Input
+        id={props.id}
+        fullWidth={false}
+        className="w-72"
+        type={props.type ?? 'text'}
+        autoComplete="off"
+        placeholder={props.placeholder}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.children}
+    </SettingRow>
+  );
+}
+
+/** A setting switched on or off, in a form that saves as a whole. */
+export function SwitchSettingRow(props: {
+  label: string;
+  description: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
+  return (
+    <SettingRow label={props.label} description={props.description}>
+      <Switch label={props.label} checked={props.checked} onCheckedChange={props.onChange}>
+        <span className="sr-only">{props.label}</span>
+      </Switch>
+    </SettingRow>
   );
 }
 

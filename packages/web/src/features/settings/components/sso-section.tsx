@@ -5,15 +5,19 @@ import {
   type SsoTestResult,
 } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
-import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
 import { ssoSettingsQueryOptions, useSaveSso, useTestSso } from '../api/sso-api';
-import { DraftActions, SettingRow, SettingsSection } from './setting-row';
+import {
+  DraftActions,
+  SettingRow,
+  SettingsSection,
+  SwitchSettingRow,
+  TextSettingRow,
+} from './setting-row';
 
 type ListKey = 'admin_values' | 'operator_values' | 'viewer_values';
 /** The form: the claim values as the comma-separated text being typed. */
@@ -36,48 +40,6 @@ const DEFAULT_ROLE_TEXT: Record<SsoDefaultRole, string> = {
   viewer: 'Viewer',
   operator: 'Operator',
 };
-
-function TextRow(props: {
-  id: string;
-  label: string;
-  description: string;
-  value: string;
-  type?: string;
-  placeholder?: string;
-  onChange: (v: string) => void;
-  children?: ReactNode;
-}) {
-  return (
-    <SettingRow label={props.label} htmlFor={props.id} description={props.description}>
-      <Input
-        id={props.id}
-        fullWidth={false}
-        className="w-72"
-        type={props.type ?? 'text'}
-        autoComplete="off"
-        placeholder={props.placeholder}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      {props.children}
-    </SettingRow>
-  );
-}
-
-function SwitchRow(props: {
-  label: string;
-  description: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-}) {
-  return (
-    <SettingRow label={props.label} description={props.description}>
-      <Switch label={props.label} checked={props.checked} onCheckedChange={props.onChange}>
-        <span className="sr-only">{props.label}</span>
-      </Switch>
-    </SettingRow>
-  );
-}
 
 /** What the Test button found at the issuer, or why it failed. */
 function TestOutcome({ result }: { result: SsoTestResult }) {
@@ -139,7 +101,7 @@ export function SsoSection() {
   return (
     <SettingsSection title="Single sign-on">
       <div data-testid="sso-settings">
-        <SwitchRow
+        <SwitchSettingRow
           label="Sign in with an OpenID Connect provider"
           description="Keycloak, Authentik, Authelia, Entra ID, Google…: the login page offers it beside the password form."
           checked={form.enabled}
@@ -156,7 +118,7 @@ export function SsoSection() {
             {query.data.redirect_uri}
           </code>
         </SettingRow>
-        <TextRow
+        <TextSettingRow
           id="sso-display-name"
           label="Display name"
           description='The login button reads "Sign in with <name>".'
@@ -164,7 +126,7 @@ export function SsoSection() {
           value={form.display_name}
           onChange={(v) => set('display_name', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-issuer-url"
           label="Issuer URL"
           description="The provider's issuer; its /.well-known/openid-configuration is read from it."
@@ -185,16 +147,16 @@ export function SsoSection() {
           >
             {test.isPending ? 'Testing…' : 'Test'}
           </Button>
-        </TextRow>
+        </TextSettingRow>
         {test.data !== undefined && <TestOutcome result={test.data} />}
-        <TextRow
+        <TextSettingRow
           id="sso-client-id"
           label="Client ID"
           description="The client registered for Berth at the provider."
           value={form.client_id}
           onChange={(v) => set('client_id', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-client-secret"
           label="Client secret"
           type="password"
@@ -202,21 +164,21 @@ export function SsoSection() {
           value={form.client_secret}
           onChange={(v) => set('client_secret', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-scopes"
           label="Scopes"
           description="Space-separated; openid is always asked for. Add the scope that carries groups if your provider needs one."
           value={form.scopes}
           onChange={(v) => set('scopes', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-username-claim"
           label="Username claim"
           description="Names a new user, and finds an existing Berth user of that name on a first sign-in."
           value={form.username_claim}
           onChange={(v) => set('username_claim', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-role-claim"
           label="Role claim"
           description="The claim with the user's groups or roles: groups, or a dotted path such as realm_access.roles. Read at every sign-in: leaving a group changes the role next time."
@@ -224,21 +186,21 @@ export function SsoSection() {
           value={form.role_claim}
           onChange={(v) => set('role_claim', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-admin-values"
           label="Admin values"
           description="Comma-separated claim values that make an admin."
           value={form.admin_values}
           onChange={(v) => set('admin_values', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-operator-values"
           label="Operator values"
           description="…that make an operator (the strongest match wins)."
           value={form.operator_values}
           onChange={(v) => set('operator_values', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="sso-viewer-values"
           label="Viewer values"
           description="…that make a viewer."
@@ -262,13 +224,13 @@ export function SsoSection() {
             ))}
           </Select>
         </SettingRow>
-        <SwitchRow
+        <SwitchSettingRow
           label="Create users at their first sign-in"
           description="Off: only Berth users that exist (same username) or are linked already may sign in."
           checked={form.auto_create}
           onChange={(v) => set('auto_create', v)}
         />
-        <SwitchRow
+        <SwitchSettingRow
           label="Disable password sign-in"
           description='Only single sign-on for everyone but admins, who keep their password for when the provider is down ("Admin sign-in" on the login page).'
           checked={form.password_sign_in_disabled}

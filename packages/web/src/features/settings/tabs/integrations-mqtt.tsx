@@ -2,11 +2,14 @@ import type { MqttSettings, MqttStatus } from '@berth/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { Input } from '@/components/ui/input';
-import { Switch } from '@/components/ui/switch';
 import { errorText } from '@/lib/api-client';
 import { mqttQueryOptions, useSaveMqtt } from '../api/mqtt-api';
-import { DraftActions, SettingRow, SettingsSection } from '../components/setting-row';
+import {
+  DraftActions,
+  SettingsSection,
+  SwitchSettingRow,
+  TextSettingRow,
+} from '../components/setting-row';
 
 const STATE_TEXT: Record<MqttStatus['state'], string> = {
   disabled: 'Off',
@@ -36,46 +39,6 @@ function StatusLine({ status }: { status: MqttStatus }) {
         </span>
       )}
     </p>
-  );
-}
-
-function TextRow(props: {
-  id: string;
-  label: string;
-  description: string;
-  value: string;
-  type?: string;
-  placeholder?: string;
-  onChange: (v: string) => void;
-}) {
-  return (
-    <SettingRow label={props.label} htmlFor={props.id} description={props.description}>
-      <Input
-        id={props.id}
-        fullWidth={false}
-        className="w-72"
-        type={props.type ?? 'text'}
-        autoComplete="off"
-        placeholder={props.placeholder}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-    </SettingRow>
-  );
-}
-
-function SwitchRow(props: {
-  label: string;
-  description: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-}) {
-  return (
-    <SettingRow label={props.label} description={props.description}>
-      <Switch label={props.label} checked={props.checked} onCheckedChange={props.onChange}>
-        <span className="sr-only">{props.label}</span>
-      </Switch>
-    </SettingRow>
   );
 }
 
@@ -113,13 +76,13 @@ export function MqttSection() {
     <SettingsSection title="MQTT">
       <div data-testid="mqtt-settings">
         <StatusLine status={query.data.status} />
-        <SwitchRow
+        <SwitchSettingRow
           label="Publish to MQTT"
           description="Retained state of every host and container, alerts as events, and an online/offline status with a Last Will."
           checked={form.enabled}
           onChange={(v) => set('enabled', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="mqtt-broker-url"
           label="Broker URL"
           description="mqtt://, mqtts://, ws:// or wss://, with the port."
@@ -127,14 +90,14 @@ export function MqttSection() {
           value={form.broker_url}
           onChange={(v) => set('broker_url', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="mqtt-username"
           label="Username"
           description="Blank: connect without credentials."
           value={form.username}
           onChange={(v) => set('username', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="mqtt-password"
           label="Password"
           type="password"
@@ -142,27 +105,27 @@ export function MqttSection() {
           value={form.password}
           onChange={(v) => set('password', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="mqtt-topic-prefix"
           label="Topic prefix"
           description="Topics start with it: <prefix>/status, <prefix>/container/<host>/<name>/state, …"
           value={form.topic_prefix}
           onChange={(v) => set('topic_prefix', v)}
         />
-        <SwitchRow
+        <SwitchSettingRow
           label="Home Assistant discovery"
           description="Each container becomes a device with sensors and start, stop and restart buttons."
           checked={form.discovery_enabled}
           onChange={(v) => set('discovery_enabled', v)}
         />
-        <TextRow
+        <TextSettingRow
           id="mqtt-discovery-prefix"
           label="Discovery prefix"
           description="Home Assistant's discovery topic prefix."
           value={form.discovery_prefix}
           onChange={(v) => set('discovery_prefix', v)}
         />
-        <SwitchRow
+        <SwitchSettingRow
           label="Allow actions from MQTT"
           description="Carry out start, stop and restart commands sent to the command topics. Off: they are ignored and logged."
           checked={form.allow_actions}
