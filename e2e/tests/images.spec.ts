@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { startHoldProxy } from '../../packages/server/src/test/hold-proxy.js';
 import { apiFor } from '../fixtures/api.js';
 import { docker } from '../fixtures/docker.js';
 import { hostPayload, rigRegistry } from '../fixtures/rig.js';
@@ -8,6 +9,7 @@ import { expect, signIn, test } from '../fixtures/test.js';
 // (no internet): the fleet page's list with who uses each image and the badges, inspect, a
 // remove the engine refuses while a container runs the image, a pull from the rig's registry
 // with its progress, a prune after its dry run, the host modal's tab, and cards on a phone.
+const SHOTS = new URL('../.artifacts/images/', import.meta.url).pathname;
 const suffix = randomBytes(3).toString('hex');
 const repo = `e2e-images-${suffix}`;
 const remote = `${rigRegistry()}/berth-test/e2e-pull-${suffix}`;
@@ -29,12 +31,15 @@ test.beforeAll(() => {
   build(`${remote}:1`, 'echo pulled > /pulled');
   cli('push', '-q', `${remote}:1`);
   cli('rmi', `${remote}:1`);
+  build(`${remote}:stall`, 'echo stall > /stall');
+  cli('push', '-q', `${remote}:stall`);
+  cli('rmi', `${remote}:stall`);
 });
 
 test.afterAll(() => {
   for (const args of [
     ['rm', '-f', runner],
-    ['rmi', '-f', `${repo}:used`, `${repo}:dangle`, `${remote}:1`],
+    ['rmi', '-f', `${repo}:used`, `${repo}:dangle`, `${remote}:1`, `${remote}:stall`],
   ]) {
     try {
       cli(...args);
@@ -92,6 +97,28 @@ test('images: list, inspect, refused remove, pull with progress, prune, host tab
     timeout: 30_000,
   });
   await expect(pull.getByTestId('pull-progress')).toContainText('Pull complete');
+
+  // A pull that stalls (the registry behind a proxy holding its blob download): Cancel pull
+  // stops it on the engine, and the dialog says who cancelled it.
+  const proxy = await startHoldProxy(Number(rigRegistry().split(':').at(-1)));
+  try {
+    const stalled = `127.0.0.1:${proxy.port}/berth-test/e2e-pull-${suffix}:stall`;
+    const held = proxy.holdNext('/blobs/');
+    await pull.getByLabel('Reference').fill(stalled);
+    await pull.getByRole('button', { name: 'Pull', exact: true }).click();
+    await held;
+    await page.screenshot({ path: `${SHOTS}pull-stalled.png` });
+    await pull.getByRole('button', { name: 'Cancel pull' }).click();
+    await expect(pull.getByTestId('pull-result')).toHaveText(
+      `The pull of ${stalled} was cancelled by admin`,
+    );
+    await expect(pull.getByRole('button', { name: 'Cancel pull' })).toBeHidden();
+    await expect(pull.getByTestId('pull-progress')).toBeHidden();
+    await page.screenshot({ path: `${SHOTS}pull-cancelled.png` });
+    await expect(pull.getByRole('button', { name: 'Pull', exact: true })).toBeEnabled();
+  } finally {
+    await proxy.close();
+  }
   await pull.getByRole('button', { name: 'Close' }).first().click();
   await page.getByLabel('Search images').fill(remote);
   await expect(page.locator('tbody tr').filter({ hasText: `${remote}:1` })).toBeVisible();

@@ -159,8 +159,16 @@ class DockerodeEngine implements EngineCore {
     ref: string,
     auth: RegistryAuth | null,
     onProgress: (event: PullEvent) => void,
+    signal?: AbortSignal,
   ): Promise<void> {
-    const stream = await this.docker.pull(ref, auth === null ? {} : { authconfig: auth });
+    signal?.throwIfAborted();
+    const stream = (await this.docker.pull(
+      ref,
+      auth === null ? {} : { authconfig: auth },
+    )) as NodeJS.ReadableStream & { destroy(error?: Error): void };
+    const cancel = () => stream.destroy(new Error(`The pull of ${ref} was cancelled`));
+    if (signal?.aborted === true) cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
     await new Promise<void>((resolve, reject) => {
       this.docker.modem.followProgress(
         stream,
@@ -173,6 +181,6 @@ class DockerodeEngine implements EngineCore {
         },
         onProgress,
       );
-    });
+    }).finally(() => signal?.removeEventListener('abort', cancel));
   }
 }

@@ -71,11 +71,13 @@ export interface EngineCore {
   tagImage(ref: string, target: { repo: string; tag: string }): Promise<void>;
   /**
    * Pulls an image, reporting each progress event; rejects with the engine's error, also
-   * one reported inside the stream (a registry refusal arrives after the 200).
+   * one reported inside the stream (a registry refusal arrives after the 200). `signal`
+   * cancels it: the engine's stream is closed, and the engine stops a pull no client follows.
    */
   pullImage(
     ref: string,
     auth: RegistryAuth | null,
     onProgress: (event: PullEvent) => void,
+    signal?: AbortSignal,
   ): Promise<void>;
 }

@@ -66,6 +66,16 @@ export function dockerCli(engine: RigEngine, args: string[]): string {
   return execFileSync('docker', ['-H', engine.socket, ...args], { encoding: 'utf8' }).trim();
 }
 
+/** Whether the engine has an image by that reference (stderr of a miss kept quiet). */
+export function imageExistsOn(engine: RigEngine, ref: string): boolean {
+  try {
+    execFileSync('docker', ['-H', engine.socket, 'image', 'inspect', ref], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** stop, crash or start an extra engine through the rig script. */
 export function rigControl(action: 'stop' | 'crash' | 'start', name: 'plain' | 'tls'): void {
   execFileSync('bash', [readRig().script, action, name], { stdio: 'ignore' });

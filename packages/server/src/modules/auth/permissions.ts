@@ -38,6 +38,7 @@ const OPERATE = [
   // Images: day-to-day care of what the hosts run, as updates are (decision 041). The engine
   // refuses to remove what a running container uses, and a prune takes only dangling images.
   'POST /api/hosts/:hostId/images/pull',
+  'POST /api/hosts/:hostId/images/pull/cancel',
   'POST /api/hosts/:hostId/images/prune',
   'DELETE /api/hosts/:hostId/images/:imageId',
 ];

@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { ImagePullLine } from '@berth/contracts';
 import type { AuditRecord } from '../audit/index.js';
 import { parseImageRef, PullProgress, type LayerProgress } from '../updates/index.js';
-import { conflict } from '../../platform/http-errors.js';
+import { conflict, notFound } from '../../platform/http-errors.js';
 import { engineRefusal, type ImagesService } from './images.service.js';
 
 /** Progress lines at most this often; the last one always goes. */
@@ -32,14 +32,29 @@ const progressLine = (p: LayerProgress): string =>
  * the request's status, and its audit row, say how it went.
  */
 export class ImagePulls {
-  /** `host reference` of the pulls under way, so the same pull is not started twice. */
-  private readonly running = new Set<string>();
+  /**
+   * The pulls under way by `host reference` (the same pull is not started twice), each with
+   * what cancels it and who did.
+   */
+  private readonly running = new Map<string, { cancel: AbortController; by: string | null }>();
 
   constructor(private readonly deps: ImagePullDeps) {}
 
   /** Whether a pull of anything is under way on the host (tests and the bench read it). */
   pullingOn(hostId: string): boolean {
-    return [...this.running].some((key) => key.startsWith(`${hostId} `));
+    return [...this.running.keys()].some((key) => key.startsWith(`${hostId} `));
+  }
+
+  /**
+   * Cancels a pull under way (an operator's Cancel, whoever started it): the engine stops
+   * downloading, its answer ends with an error line saying so, and the audit row says who.
+   */
+  cancel(hostId: string, reference: string, actor: string): void {
+    const { host } = this.deps.images.engineOf(hostId, 'action');
+    const pull = this.running.get(`${hostId} ${reference}`);
+    if (pull === undefined) throw notFound(`No pull of ${reference} is running on ${host.name}`);
+    pull.by = actor;
+    pull.cancel.abort();
   }
 
   async start(
@@ -71,21 +86,33 @@ export class ImagePulls {
     let last = 0;
     let started!: () => void;
     const firstEvent = new Promise<void>((resolve) => (started = resolve));
-    this.running.add(key);
-    const pull = engine.pullImage(reference, auth, (event) => {
-      progress.add(event);
-      started();
-      const now = Date.now();
-      // A browser that went away leaves the engine to finish the pull on its own.
-      if (now - last < PROGRESS_EVERY_MS || out.writableEnded || out.destroyed) return;
-      last = now;
-      out.write(progressLine(progress.snapshot()));
-    });
+    const running = { cancel: new AbortController(), by: null as string | null };
+    this.running.set(key, running);
+    const cancelled = () =>
+      running.cancel.signal.aborted
+        ? `The pull of ${reference} was cancelled by ${running.by}`
+        : null;
+    const pull = engine.pullImage(
+      reference,
+      auth,
+      (event) => {
+        progress.add(event);
+        started();
+        const now = Date.now();
+        // A browser that went away leaves the engine to finish the pull on its own.
+        if (now - last < PROGRESS_EVERY_MS || out.writableEnded || out.destroyed) return;
+        last = now;
+        out.write(progressLine(progress.snapshot()));
+      },
+      running.cancel.signal,
+    );
     const ended = pull.finally(() => this.running.delete(key));
     try {
       await Promise.race([firstEvent, ended]);
     } catch (err) {
-      const refusal = engineRefusal(err, `pull ${reference}`, host.name);
+      const why = cancelled();
+      const refusal =
+        why === null ? engineRefusal(err, `pull ${reference}`, host.name) : conflict(why);
       audit(refusal.message);
       throw refusal;
     }
@@ -101,7 +128,7 @@ export class ImagePulls {
           out.end(line({ type: 'done', reference, image_id: id }));
         },
         (err: unknown) => {
-          const detail = engineRefusal(err, `pull ${reference}`, host.name).message;
+          const detail = cancelled() ?? engineRefusal(err, `pull ${reference}`, host.name).message;
           audit(detail);
           out.end(line({ type: 'error', detail }));
         },

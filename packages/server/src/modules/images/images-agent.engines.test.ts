@@ -6,8 +6,9 @@ import { enrollAgentHost } from '../../test/agent-host.js';
 import { buildAgent, type AgentProcess } from '../../test/agent-process.js';
 import { apiClient } from '../../test/api.js';
 import { listenOnLoopback } from '../../test/listen.js';
-import { dockerCli, IDLE, readRig, rigEngine } from '../../test/rig.js';
+import { dockerCli, IDLE, imageExistsOn, readRig, rigEngine } from '../../test/rig.js';
 import { commitBusybox } from '../../test/rig-images.js';
+import { cancelStalledPull } from '../../test/stalled-pull.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 
 // Images on an agent host: the agent is a process of its own on the rig's plain engine, and
@@ -19,6 +20,7 @@ const local = `berth-test/images-agent-${suffix}:used`;
 const remote = `${readRig().registry}/berth-test/images-agent-pull-${suffix}:1`;
 const runner = `berth-images-agent-${suffix}`;
 const cli = (...args: string[]) => dockerCli(engine, args);
+const imageExists = (ref: string) => imageExistsOn(engine, ref);
 let t: TestApp;
 let cookie: string;
 let api: ReturnType<typeof apiClient>;
@@ -87,5 +89,14 @@ describe('images through an agent', { timeout: 120_000 }, () => {
     const pruned = await api.post<{ count: number }>(`/hosts/${host.id}/images/prune`);
     expect(pruned.status).toBe(200);
     expect(pruned.body.count).toBeGreaterThanOrEqual(0);
+  });
+
+  it('cancels a pull under way through the tunnel: the engine stops pulling', async () => {
+    // A layer of its own, only in the registry.
+    const tag = `berth-test/images-agent-pull-${suffix}:stall`;
+    commitBusybox(engine, `${readRig().registry}/${tag}`, 'echo stall > /stall');
+    cli('push', '-q', `${readRig().registry}/${tag}`);
+    cli('rmi', `${readRig().registry}/${tag}`);
+    await cancelStalledPull({ t, api, cookie, hostId: host.id, imageExists, repoTag: tag });
   });
 });

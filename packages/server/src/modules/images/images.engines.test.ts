@@ -10,8 +10,9 @@ import type {
 } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../test/api.js';
-import { dockerCli, IDLE, readRig, rigEngine } from '../../test/rig.js';
+import { dockerCli, IDLE, imageExistsOn, readRig, rigEngine } from '../../test/rig.js';
 import { commitBusybox } from '../../test/rig-images.js';
+import { cancelStalledPull } from '../../test/stalled-pull.js';
 import { buildTestApp, signedInCookie, type TestApp } from '../../test/test-app.js';
 import { waitFor } from '../../test/wait.js';
 
@@ -25,6 +26,7 @@ const repo = `berth-test/images-${suffix}`;
 const remote = `${readRig().registry}/berth-test/images-pull-${suffix}`;
 const runner = `berth-images-${suffix}`;
 const cli = (...args: string[]) => dockerCli(engine, args);
+const imageExists = (ref: string) => imageExistsOn(engine, ref);
 let t: TestApp;
 let api: ReturnType<typeof apiClient>;
 let cookie: string;
@@ -231,5 +233,23 @@ describe('images on a real engine', { timeout: 120_000 }, () => {
     await waitFor('pull finished', () => !t.app.services.imagePulls.pullingOn(host.id), 60_000);
     expect(cli('image', 'inspect', '-f', '{{.Id}}', `${remote}:big`)).toMatch(/^sha256:/);
     expect((await api.get(`/images?host=${host.id}`)).status).toBe(200);
+  });
+
+  it('cancels a pull under way: the engine stops, the answer and the audit say who', async () => {
+    cli('rmi', `${remote}:big`); // its big layer must come from the registry again
+    // Only a pull that runs can be cancelled, named in words.
+    const none = await api.post<{ detail: string }>(`/hosts/${host.id}/images/pull/cancel`, {
+      reference: `${remote}:nothing`,
+    });
+    expect(none.status).toBe(404);
+    expect(none.body.detail).toBe(`No pull of ${remote}:nothing is running on rig-plain`);
+    await cancelStalledPull({
+      t,
+      api,
+      cookie,
+      hostId: host.id,
+      imageExists,
+      repoTag: `berth-test/images-pull-${suffix}:big`,
+    });
   });
 });

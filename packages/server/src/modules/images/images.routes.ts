@@ -10,6 +10,7 @@ import {
   imagesQuerySchema,
   imagesResponseSchema,
   emptyBodySchema,
+  okSchema,
 } from '@berth/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -81,6 +82,22 @@ export function imagesRoutes(
         .header('cache-control', 'no-store')
         .header('x-accel-buffering', 'no')
         .send(stream);
+    },
+  );
+  // A reader that goes away leaves the pull running (a closed tab is not a decision); this is.
+  api.post(
+    '/hosts/:hostId/images/pull/cancel',
+    {
+      schema: {
+        params: hostImagesParamsSchema,
+        body: imagePullBodySchema,
+        response: { 200: okSchema },
+      },
+    },
+    (request) => {
+      const { user } = sessionOf(request);
+      opts.imagePulls.cancel(request.params.hostId, request.body.reference, user.username);
+      return { ok: true as const };
     },
   );
 }

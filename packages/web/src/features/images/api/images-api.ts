@@ -5,6 +5,7 @@ import {
   imagePullLineSchema,
   imageRemoveResponseSchema,
   imagesResponseSchema,
+  okSchema,
   type ImagePullLine,
 } from '@berth/contracts';
 import { queryOptions } from '@tanstack/react-query';
@@ -43,6 +44,10 @@ export const removeImage = (hostId: string, imageId: string, force: boolean) =>
 
 export const pruneImages = (hostId: string) =>
   api(`/hosts/${hostId}/images/prune`, imagePruneResponseSchema, { method: 'POST', body: {} });
+
+/** Cancels a pull under way on the host, whoever started it (its answer then ends in an error). */
+export const cancelPull = (hostId: string, reference: string) =>
+  api(`/hosts/${hostId}/images/pull/cancel`, okSchema, { method: 'POST', body: { reference } });
 
 /**
  * Pulls `reference` on the host, calling `onLine` with each progress line as it arrives;

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { errorText } from '@/lib/api-client';
 import { formatBytes } from '@/lib/format';
-import { IMAGES_KEY, pullImage } from '../api/images-api';
+import { cancelPull, IMAGES_KEY, pullImage } from '../api/images-api';
 
 type Progress = Extract<ImagePullLine, { type: 'progress' }>;
 
@@ -25,6 +25,10 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
   const [progress, setProgress] = useState<Progress | null>(null);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const abort = useRef<AbortController | null>(null);
+  // The pull's own reference and host, as started: the fields may change meanwhile.
+  const pulling = useRef<{ hostId: string; reference: string } | null>(null);
+  const [cancelling, setCancelling] = useState(false);
+  const cancelRequested = useRef(false);
   // Closing the dialog stops reading; the engine finishes the pull on its own.
   useEffect(() => () => abort.current?.abort(), []);
 
@@ -40,6 +44,8 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
     setProgress(null);
     const controller = new AbortController();
     abort.current = controller;
+    pulling.current = { hostId, reference: trimmed };
+    cancelRequested.current = false;
     try {
       const last = await pullImage(
         hostId,
@@ -53,13 +59,29 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
         setResult({ ok: true, text: `Pulled ${last.reference}` });
         toast.success(`Pulled ${last.reference}`);
         void client.invalidateQueries({ queryKey: IMAGES_KEY });
-      } else if (last?.type === 'error') setResult({ ok: false, text: last.detail });
-      else setResult({ ok: false, text: 'The pull ended without an answer' });
+      } else if (last?.type === 'error') {
+        // A cancelled pull's last progress ("Starting pull…") no longer says anything.
+        if (cancelRequested.current) setProgress(null);
+        setResult({ ok: false, text: last.detail });
+      } else setResult({ ok: false, text: 'The pull ended without an answer' });
     } catch (err) {
       if (!controller.signal.aborted) setResult({ ok: false, text: errorText(err) });
     } finally {
       setRunning(false);
+      setCancelling(false);
     }
+  };
+
+  // Closing the dialog leaves the pull to the engine; Cancel stops it there.
+  const cancel = () => {
+    const p = pulling.current;
+    if (p === null) return;
+    setCancelling(true);
+    cancelRequested.current = true;
+    cancelPull(p.hostId, p.reference).catch((err: unknown) => {
+      setCancelling(false);
+      toast.error('Failed to cancel the pull', { description: errorText(err) });
+    });
   };
 
   return (
@@ -93,6 +115,11 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
           </p>
         )}
         <div className="flex justify-end gap-2">
+          {running && (
+            <Button variant="danger" disabled={cancelling} onClick={cancel}>
+              {cancelling ? 'Cancelling…' : 'Cancel pull'}
+            </Button>
+          )}
           <Button variant="secondary" onClick={onClose}>
             Close
           </Button>
