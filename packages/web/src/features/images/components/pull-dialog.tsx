@@ -26,9 +26,8 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const abort = useRef<AbortController | null>(null);
   // The pull's own reference and host, as started: the fields may change meanwhile.
-  const pulling = useRef<{ hostId: string; reference: string } | null>(null);
+  const pulling = useRef<{ hostId: string; reference: string; cancelled: boolean } | null>(null);
   const [cancelling, setCancelling] = useState(false);
-  const cancelRequested = useRef(false);
   // Closing the dialog stops reading; the engine finishes the pull on its own.
   useEffect(() => () => abort.current?.abort(), []);
 
@@ -44,8 +43,8 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
     setProgress(null);
     const controller = new AbortController();
     abort.current = controller;
-    pulling.current = { hostId, reference: trimmed };
-    cancelRequested.current = false;
+    const current = { hostId, reference: trimmed, cancelled: false };
+    pulling.current = current;
     try {
       const last = await pullImage(
         hostId,
@@ -61,7 +60,7 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
         void client.invalidateQueries({ queryKey: IMAGES_KEY });
       } else if (last?.type === 'error') {
         // A cancelled pull's last progress ("Starting pull…") no longer says anything.
-        if (cancelRequested.current) setProgress(null);
+        if (current.cancelled) setProgress(null);
         setResult({ ok: false, text: last.detail });
       } else setResult({ ok: false, text: 'The pull ended without an answer' });
     } catch (err) {
@@ -77,7 +76,7 @@ export function PullDialog({ hosts, hostId: fixedHost, onClose }: HostDialogProp
     const p = pulling.current;
     if (p === null) return;
     setCancelling(true);
-    cancelRequested.current = true;
+    p.cancelled = true;
     cancelPull(p.hostId, p.reference).catch((err: unknown) => {
       setCancelling(false);
       toast.error('Failed to cancel the pull', { description: errorText(err) });
