@@ -146,3 +146,38 @@ test('operators get the Shell tab once an admin allows it in Settings → System
   await expect(dialog.getByTestId('shell-status')).toContainText('Connected: /bin/sh');
   await operator.close();
 });
+
+test('with recording on, what was typed is read back under Audit Log → Shell recordings', async ({
+  page,
+  readyServer,
+}) => {
+  const api = await apiFor(readyServer.url);
+  await api.post('/hosts', hostPayload('plain', 'edge'));
+  await api.put('/settings', { exec_recording: true });
+  const name = containers.run('plain', 'recorded');
+  await signIn(page);
+  const dialog = await openShell(page, name);
+  const screen = dialog.getByTestId('shell-terminal');
+  await screen.click();
+  await page.keyboard.type('echo recorded-here');
+  await page.keyboard.press('Enter');
+  await expect(screen.locator('.xterm-rows')).toContainText('recorded-here');
+  await page.keyboard.type('exit');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByTestId('shell-status')).not.toContainText('Connected');
+  await page.keyboard.press('Escape');
+
+  await page.goto('/audit');
+  await page.getByRole('tab', { name: 'Shell recordings' }).click();
+  await expect(page).toHaveURL(/view=recordings/);
+  const row = page.getByTestId('shell-recordings').locator('tbody tr').filter({ hasText: name });
+  await expect(row).toContainText('admin');
+  await expect(row).toContainText('/bin/sh');
+  await row.click();
+  const recording = page.getByRole('dialog', { name: 'Shell recording' });
+  await expect(recording.getByTestId('recording-input')).toHaveText('echo recorded-here⏎\nexit⏎\n');
+  await page.screenshot({
+    path: new URL('../.artifacts/shell-recording.png', import.meta.url).pathname,
+  });
+  await api.put('/settings', { exec_recording: false });
+});

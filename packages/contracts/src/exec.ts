@@ -96,3 +96,54 @@ export type ExecServerMessage = z.infer<typeof execServerMessageSchema>;
 
 /** Close codes of the exec socket beside the standard ones. */
 export const EXEC_CLOSE = { normal: 1000, refused: 4403, failed: 4500 } as const;
+
+/** GET /api/exec/recordings: the newest first, `limit` at a time (admins only). */
+export const execRecordingsQuerySchema = lazySchema(() =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+  }),
+);
+export type ExecRecordingsQuery = z.infer<typeof execRecordingsQuerySchema>;
+
+/** A stored shell session's typed input, as the list shows it (without the input itself). */
+const recordingSummaryShape = () => ({
+  id: z.number().int(),
+  started_at: z.string(),
+  ended_at: z.string(),
+  actor: z.string(),
+  host_id: z.string(),
+  /** Null once the host is gone. */
+  host_name: z.string().nullable(),
+  container_id: z.string(),
+  /** Null once the container is gone from its host. */
+  container_name: z.string().nullable(),
+  command: z.string(),
+  /** Characters of input kept. */
+  length: z.number().int(),
+  /** The session typed more than a recording keeps; the rest was not stored. */
+  truncated: z.boolean(),
+});
+
+export const execRecordingSummarySchema = lazySchema(() => z.object(recordingSummaryShape()));
+export type ExecRecordingSummary = z.infer<typeof execRecordingSummarySchema>;
+
+export const execRecordingListSchema = lazySchema(() =>
+  z.object({
+    recordings: z.array(execRecordingSummarySchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
+);
+export type ExecRecordingList = z.infer<typeof execRecordingListSchema>;
+
+/** GET /api/exec/recordings/:id: one recording with what was typed, as the terminal sent it. */
+export const execRecordingSchema = lazySchema(() =>
+  z.object({ ...recordingSummaryShape(), input: z.string() }),
+);
+export type ExecRecording = z.infer<typeof execRecordingSchema>;
+
+export const execRecordingParamsSchema = lazySchema(() =>
+  z.object({ id: z.coerce.number().int().min(1, 'Recording id must be a positive number') }),
+);

@@ -12,7 +12,7 @@ import { batchRoutes } from './modules/batch/index.js';
 import { containerSettingsRoutes } from './modules/container-settings/index.js';
 import { containersRoutes } from './modules/containers/index.js';
 import { eventsRoutes } from './modules/events/index.js';
-import { registerExecChannel } from './modules/exec/index.js';
+import { execRecordingsRoutes, registerExecChannel } from './modules/exec/index.js';
 import { healthChecksRoutes } from './modules/health-checks/index.js';
 import { imagesRoutes } from './modules/images/index.js';
 import { metricsHistoryRoutes } from './modules/metrics-history/index.js';
@@ -177,6 +177,7 @@ export async function buildApp(config: AppConfig): Promise<FastifyInstance> {
         });
         eventsRoutes(signedIn, services);
         auditRoutes(signedIn, services);
+        execRecordingsRoutes(signedIn, services);
         alertsRoutes(signedIn, services);
         batchRoutes(signedIn, services);
         projectsRoutes(signedIn, services);

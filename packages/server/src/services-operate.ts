@@ -3,7 +3,7 @@ import type { Db } from './db/database.js';
 import type { AgentWork } from './docker/index.js';
 import type { AuditService } from './modules/audit/index.js';
 import type { ContainersService } from './modules/containers/index.js';
-import { createExecStore, ExecService } from './modules/exec/index.js';
+import { createExecStore, ExecRecordings, ExecService } from './modules/exec/index.js';
 import { ImagePulls, ImagesService } from './modules/images/index.js';
 import type { MonitorService } from './modules/monitor/index.js';
 import { ProjectsService } from './modules/projects/index.js';
@@ -52,14 +52,10 @@ export function createOperateServices({
     credentialsFor: (registry) => updates.credentialsFor(registry),
     audit,
   });
-  const exec = new ExecService({
-    fleet: monitor,
-    settings,
-    audit,
-    store: createExecStore(db),
-    log,
-  });
-  return { projects, images, imagePulls, exec };
+  const execStore = createExecStore(db);
+  const exec = new ExecService({ fleet: monitor, settings, audit, store: execStore, log });
+  const execRecordings = new ExecRecordings(execStore, monitor, audit);
+  return { projects, images, imagePulls, exec, execRecordings };
 }
 
 /**

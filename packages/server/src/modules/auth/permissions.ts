@@ -76,6 +76,9 @@ const ACCOUNT = [
 const ADMIN = [
   'GET /api/audit',
   'GET /api/audit/export.csv',
+  // What was typed in container shells: passwords typed at a prompt included.
+  'GET /api/exec/recordings',
+  'GET /api/exec/recordings/:id',
   'GET /api/users',
   'POST /api/users',
   'PATCH /api/users/:id',

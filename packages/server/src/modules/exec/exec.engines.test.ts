@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditResponse, Host } from '@berth/contracts';
+import type { AuditResponse, ExecRecording, ExecRecordingList, Host } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openEngine, type Engine } from '../../docker/index.js';
@@ -85,6 +85,54 @@ describe('container shells against the rig', () => {
     expect(ended).toMatchObject({ reason: 'exited', exit_code: 3 });
     await shell.closed;
     await noExecRunning();
+  });
+
+  it('records what was typed only while recording is on, for admins to read back', async () => {
+    const api = apiClient(t.app, cookie);
+    const before = (await api.get<ExecRecordingList>('/exec/recordings')).body.total;
+    const session = async (line: string) => {
+      const shell = await open();
+      shell.send(start());
+      await shell.waitMessage('started');
+      shell.type(`${line}\r`);
+      await shell.waitOutput(line.replace('echo ', ''));
+      shell.type('exit\r');
+      await shell.waitMessage('ended');
+      await shell.closed;
+    };
+    await session(`echo not-kept-${tag}`);
+    expect((await api.put('/settings', { exec_recording: true })).status).toBe(200);
+    try {
+      await session(`echo kept-${tag}`);
+      const list = await waitFor('the recording stored', async () => {
+        const r = (await api.get<ExecRecordingList>('/exec/recordings')).body;
+        return r.total > before ? r : undefined;
+      });
+      expect(list.total).toBe(before + 1);
+      const newest = list.recordings[0];
+      expect(newest).toMatchObject({
+        actor: 'admin',
+        host_id: host.id,
+        host_name: `exec-${tag}`,
+        container_id: runningId,
+        container_name: running,
+        command: '/bin/sh',
+        truncated: false,
+      });
+      expect(newest).not.toHaveProperty('input');
+      const one = await api.get<ExecRecording>(`/exec/recordings/${newest?.id}`);
+      expect(one.body.input).toBe(`echo kept-${tag}\rexit\r`);
+      expect(one.body.length).toBe(one.body.input.length);
+      expect((await api.get('/exec/recordings/999999')).status).toBe(404);
+      // Reading someone's keystrokes leaves its own row.
+      const read = await waitFor('the read audited', async () => {
+        const r = await api.get<AuditResponse>('/audit?action=container.exec.recording.read');
+        return r.body.entries.find((e) => e.target === `recording ${newest?.id} of admin`);
+      });
+      expect(read).toMatchObject({ actor: 'admin', container_name: running });
+    } finally {
+      await api.put('/settings', { exec_recording: false });
+    }
   });
 
   it('clamps an absurd resize and tells the browser the size it got', async () => {
@@ -180,6 +228,9 @@ describe('container shells against the rig', () => {
     shell.type('exit\r');
     await shell.closed;
     await api.put('/settings', { exec_operators: false });
+    // Recordings are an admin's to read, whatever the shell setting: an operator may not.
+    const recordings = await apiClient(t.app, operator.cookie).get('/exec/recordings');
+    expect(recordings.status).toBe(403);
   });
 
   it('refuses an upgrade from a foreign origin before anything, and a socket without a session', async () => {

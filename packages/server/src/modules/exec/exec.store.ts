@@ -41,6 +41,29 @@ export function createExecStore(base: Db) {
       return Number(result.numDeletedRows);
     },
 
+    /** A page of recordings, the newest first, each with its input's length (not the input). */
+    list: async (limit: number, offset: number) =>
+      db
+        .selectFrom(TABLE)
+        .select((eb) => [
+          'id',
+          'started_at',
+          'ended_at',
+          'actor',
+          'host_id',
+          'container_id',
+          'command',
+          'truncated',
+          eb.fn<number>('length', ['input']).as('length'),
+        ])
+        .orderBy('started_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+
+    get: (id: number) => db.selectFrom(TABLE).selectAll().where('id', '=', id).executeTakeFirst(),
+
     count: async (): Promise<number> => {
       const row = await db
         .selectFrom(TABLE)

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Download, RotateCcw } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
+import { Tabs, TabsList } from '@/components/ui/tabs';
 import { auditExportUrl, auditLogQueryOptions } from '../api/audit-api';
 import {
   AUDIT_TIME_RANGES,
@@ -16,6 +17,7 @@ import {
   type AuditFilters,
 } from '../lib/audit-filters';
 import { AuditTable } from './audit-table';
+import { ShellRecordings } from './shell-recordings';
 
 const PAGE_SIZE = 50;
 
@@ -53,8 +55,46 @@ function TextFilter({
   );
 }
 
-/** The Audit Log: who changed what, when, from where, and how it ended. */
+const VIEWS = [
+  { value: 'log', label: 'Log' },
+  { value: 'recordings', label: 'Shell recordings' },
+];
+
+/** The Audit Log, and beside it what was typed in container shells while recording was on. */
 export function AuditPage() {
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'recordings' ? 'recordings' : 'log';
+  const tabs = (
+    <Tabs
+      value={view}
+      onValueChange={(next) =>
+        setParams((prev) => {
+          const out = new URLSearchParams(next === 'log' ? '' : prev);
+          if (next === 'log') out.delete('view');
+          else out.set('view', next);
+          return out;
+        })
+      }
+    >
+      <TabsList tabs={VIEWS} />
+    </Tabs>
+  );
+  if (view === 'recordings')
+    return (
+      <>
+        <PageHeader
+          title="Audit Log"
+          subtitle="What was typed in container shells while recording was on"
+        />
+        {tabs}
+        <ShellRecordings />
+      </>
+    );
+  return <AuditLog tabs={tabs} />;
+}
+
+/** Who changed what, when, from where, and how it ended. */
+function AuditLog({ tabs }: { tabs: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readAuditFilters(params), [params]);
   const [page, setPage] = useState(0);
@@ -103,6 +143,7 @@ export function AuditPage() {
           </div>
         }
       />
+      {tabs}
       <div className="mb-4 flex flex-wrap items-center gap-2">
         <TextFilter
           label="User"

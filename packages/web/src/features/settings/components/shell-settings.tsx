@@ -34,7 +34,7 @@ export function ShellSettings({ settings }: { settings: GlobalSettings }) {
         settings={settings}
         field="exec_recording"
         label="Record what is typed in shells"
-        description="Off: only who opened a shell, where, what ran and when it ended go to the audit log. On: the keystrokes are stored too."
+        description="Off: only who opened a shell, where, what ran and when it ended go to the audit log. On: the keystrokes are stored too, for admins to read under Audit Log → Shell recordings."
       />
       {settings.exec_recording && (
         <NumberSetting
