@@ -1,6 +1,7 @@
 import type { AuditEntry } from '@berth/contracts';
 import { cn } from '@/lib/cn';
 import { formatStamp } from '@/lib/format';
+import { LogTable, type LogColumn } from '@/components/log-table';
 
 const SOURCE_LABEL: Record<AuditEntry['source'], string | null> = {
   api: null,
@@ -20,6 +21,15 @@ function targetText(e: AuditEntry): string {
   return parts.join(' · ');
 }
 
+const AUDIT_COLUMNS: LogColumn[] = [
+  { label: 'TIME', className: 'w-36' },
+  { label: 'USER', className: 'w-44' },
+  { label: 'ACTION', className: 'w-52' },
+  { label: 'TARGET' },
+  { label: 'ADDRESS', className: 'w-36' },
+  { label: 'RESULT', className: 'w-56' },
+];
+
 /** TIME, USER, ACTION, TARGET, ADDRESS, RESULT; one line per row. */
 export function AuditTable({
   entries,
@@ -29,82 +39,56 @@ export function AuditTable({
   empty: React.ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-800 bg-slate-900/40">
-      <table className="w-full table-fixed text-left text-sm" data-testid="audit-log">
-        <thead className="border-b border-slate-800 text-xs tracking-wide text-slate-400">
-          <tr>
-            <th scope="col" className="w-36 px-4 py-2.5 font-medium">
-              TIME
-            </th>
-            <th scope="col" className="w-44 px-3 py-2.5 font-medium">
-              USER
-            </th>
-            <th scope="col" className="w-52 px-3 py-2.5 font-medium">
-              ACTION
-            </th>
-            <th scope="col" className="px-3 py-2.5 font-medium">
-              TARGET
-            </th>
-            <th scope="col" className="w-36 px-3 py-2.5 font-medium">
-              ADDRESS
-            </th>
-            <th scope="col" className="w-56 px-3 py-2.5 font-medium">
-              RESULT
-            </th>
+    <LogTable columns={AUDIT_COLUMNS} testId="audit-log">
+      {entries.map((e) => {
+        const via = SOURCE_LABEL[e.source];
+        const target = targetText(e);
+        return (
+          <tr
+            key={e.id}
+            data-testid="audit-row"
+            className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
+          >
+            <td
+              className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
+              title={new Date(e.timestamp).toLocaleString()}
+            >
+              {formatStamp(e.timestamp)}
+            </td>
+            <td className="truncate px-3" title={e.user_agent ?? undefined}>
+              <span className="text-slate-100">{e.actor ?? '—'}</span>
+              {e.api_key !== null && (
+                <span className="text-xs text-slate-500"> · key “{e.api_key}”</span>
+              )}
+              {via !== null && <span className="text-xs text-slate-500"> · {via}</span>}
+            </td>
+            <td className="truncate px-3 font-mono text-xs text-slate-200">{e.action}</td>
+            <td className="truncate px-3 text-xs text-slate-300" title={target}>
+              {target === '' ? '—' : target}
+            </td>
+            <td className="truncate px-3 text-xs text-slate-400 tabular-nums">
+              {e.address ?? '—'}
+            </td>
+            <td
+              className="truncate px-3 text-xs"
+              title={e.error ?? (e.status === null ? 'ok' : `HTTP ${e.status}`)}
+            >
+              <span className={cn('font-medium', e.ok ? 'text-emerald-400' : 'text-red-300')}>
+                {e.ok ? 'ok' : 'error'}
+              </span>
+              {e.status !== null && <span className="text-slate-500"> {e.status}</span>}
+              {e.error !== null && <span className="text-slate-400"> · {e.error}</span>}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => {
-            const via = SOURCE_LABEL[e.source];
-            const target = targetText(e);
-            return (
-              <tr
-                key={e.id}
-                data-testid="audit-row"
-                className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
-              >
-                <td
-                  className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
-                  title={new Date(e.timestamp).toLocaleString()}
-                >
-                  {formatStamp(e.timestamp)}
-                </td>
-                <td className="truncate px-3" title={e.user_agent ?? undefined}>
-                  <span className="text-slate-100">{e.actor ?? '—'}</span>
-                  {e.api_key !== null && (
-                    <span className="text-xs text-slate-500"> · key “{e.api_key}”</span>
-                  )}
-                  {via !== null && <span className="text-xs text-slate-500"> · {via}</span>}
-                </td>
-                <td className="truncate px-3 font-mono text-xs text-slate-200">{e.action}</td>
-                <td className="truncate px-3 text-xs text-slate-300" title={target}>
-                  {target === '' ? '—' : target}
-                </td>
-                <td className="truncate px-3 text-xs text-slate-400 tabular-nums">
-                  {e.address ?? '—'}
-                </td>
-                <td
-                  className="truncate px-3 text-xs"
-                  title={e.error ?? (e.status === null ? 'ok' : `HTTP ${e.status}`)}
-                >
-                  <span className={cn('font-medium', e.ok ? 'text-emerald-400' : 'text-red-300')}>
-                    {e.ok ? 'ok' : 'error'}
-                  </span>
-                  {e.status !== null && <span className="text-slate-500"> {e.status}</span>}
-                  {e.error !== null && <span className="text-slate-400"> · {e.error}</span>}
-                </td>
-              </tr>
-            );
-          })}
-          {entries.length === 0 && (
-            <tr>
-              <td colSpan={6} className="px-4 py-12 text-center text-sm text-slate-400">
-                {empty}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+      {entries.length === 0 && (
+        <tr>
+          <td colSpan={6} className="px-4 py-12 text-center text-sm text-slate-400">
+            {empty}
+          </td>
+        </tr>
+      )}
+    </LogTable>
   );
 }

@@ -7,11 +7,20 @@ import { errorText } from '@/lib/api-client';
 import { formatStamp } from '@/lib/format';
 import { execRecordingQueryOptions, execRecordingsQueryOptions } from '../api/recordings-api';
 import { readableInput } from '../lib/recording-text';
+import { LogTable, type LogColumn } from '@/components/log-table';
 
 const PAGE_SIZE = 50;
 
 const where = (r: ExecRecordingSummary) =>
   `${r.container_name ?? r.container_id} on ${r.host_name ?? r.host_id}`;
+
+const RECORDING_COLUMNS: LogColumn[] = [
+  { label: 'STARTED' },
+  { label: 'USER' },
+  { label: 'CONTAINER' },
+  { label: 'COMMAND' },
+  { label: 'TYPED' },
+];
 
 /**
  * What was typed in container shells while Settings → System had recording on, newest
@@ -30,57 +39,34 @@ export function ShellRecordings() {
       : 'No shell recordings. Turn on "Record what is typed in shells" in Settings → System to keep them.';
   return (
     <>
-      <div className="overflow-x-auto rounded-xl border border-slate-800 bg-slate-900/40">
-        <table className="w-full text-left text-sm" data-testid="shell-recordings">
-          <thead className="border-b border-slate-800 text-xs tracking-wide text-slate-400">
-            <tr>
-              <th scope="col" className="px-4 py-2.5 font-medium">
-                STARTED
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                USER
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                CONTAINER
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                COMMAND
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                TYPED
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr
-                key={r.id}
-                className="h-[35px] cursor-pointer border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
-                onClick={() => setOpen(r)}
-              >
-                <td className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums">
-                  <button type="button" className="hover:text-white" onClick={() => setOpen(r)}>
-                    {formatStamp(r.started_at)}
-                  </button>
-                </td>
-                <td className="px-3 text-slate-100">{r.actor}</td>
-                <td className="px-3 text-xs text-slate-300">{where(r)}</td>
-                <td className="px-3 font-mono text-xs text-slate-200">{r.command}</td>
-                <td className="px-3 text-xs text-slate-400 tabular-nums">
-                  {r.length} characters{r.truncated ? ' (cut short)' : ''}
-                </td>
-              </tr>
-            ))}
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={5} className="px-4 py-8 text-center text-slate-400">
-                  {empty}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <LogTable columns={RECORDING_COLUMNS} testId="shell-recordings" fixed={false}>
+        {rows.map((r) => (
+          <tr
+            key={r.id}
+            className="h-[35px] cursor-pointer border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
+            onClick={() => setOpen(r)}
+          >
+            <td className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums">
+              <button type="button" className="hover:text-white" onClick={() => setOpen(r)}>
+                {formatStamp(r.started_at)}
+              </button>
+            </td>
+            <td className="px-3 text-slate-100">{r.actor}</td>
+            <td className="px-3 text-xs text-slate-300">{where(r)}</td>
+            <td className="px-3 font-mono text-xs text-slate-200">{r.command}</td>
+            <td className="px-3 text-xs text-slate-400 tabular-nums">
+              {r.length} characters{r.truncated ? ' (cut short)' : ''}
+            </td>
+          </tr>
+        ))}
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={5} className="px-4 py-8 text-center text-slate-400">
+              {empty}
+            </td>
+          </tr>
+        )}
+      </LogTable>
       {total > PAGE_SIZE && (
         <div className="mt-3 flex justify-end gap-2">
           <Button size="sm" variant="ghost" disabled={page === 0} onClick={() => setPage(page - 1)}>

@@ -3,6 +3,7 @@ import { ArrowRight, Box, Server } from 'lucide-react';
 import { SEVERITY_TONE } from '@/components/event-list';
 import { cn } from '@/lib/cn';
 import { formatStamp } from '@/lib/format';
+import { LogTable, type LogColumn } from '@/components/log-table';
 
 const SEVERITY_DOT: Record<string, string> = {
   critical: 'bg-red-500',
@@ -74,6 +75,12 @@ function Targets({ event: e, links }: { event: BerthEvent; links: EventLinks }) 
   );
 }
 
+const EVENT_COLUMNS: LogColumn[] = [
+  { label: 'TIME', className: 'w-36' },
+  { label: 'SEVERITY', className: 'w-28' },
+  { label: 'EVENT DETAILS' },
+];
+
 /** The TIME, SEVERITY, EVENT DETAILS table; one 35 px line per event. */
 export function EventsTable({
   events,
@@ -86,86 +93,69 @@ export function EventsTable({
   links: EventLinks;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-800 bg-slate-900/40">
-      <table className="w-full table-fixed text-left text-sm" data-testid="event-log">
-        <thead className="border-b border-slate-800 text-xs tracking-wide text-slate-400">
-          <tr>
-            <th scope="col" className="w-36 px-4 py-2.5 font-medium">
-              TIME
-            </th>
-            <th scope="col" className="w-28 px-3 py-2.5 font-medium">
-              SEVERITY
-            </th>
-            <th scope="col" className="px-3 py-2.5 font-medium">
-              EVENT DETAILS
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <tr
-              key={e.id}
-              data-testid="event-row"
-              className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
+    <LogTable columns={EVENT_COLUMNS} testId="event-log">
+      {events.map((e) => (
+        <tr
+          key={e.id}
+          data-testid="event-row"
+          className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
+        >
+          <td
+            className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
+            title={new Date(e.timestamp).toLocaleString()}
+          >
+            {formatStamp(e.timestamp)}
+          </td>
+          <td className="px-3">
+            <span
+              className={cn(
+                'flex items-center gap-1.5 text-xs font-medium uppercase',
+                SEVERITY_TONE[e.severity],
+              )}
             >
-              <td
-                className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
-                title={new Date(e.timestamp).toLocaleString()}
+              <span
+                className={cn('h-1.5 w-1.5 rounded-full', SEVERITY_DOT[e.severity])}
+                aria-hidden
+              />
+              {e.severity}
+            </span>
+          </td>
+          <td className="px-3">
+            <div className="flex min-w-0 items-center gap-3">
+              <span
+                className="hidden w-20 shrink-0 rounded bg-slate-800 px-1.5 py-0.5 text-center text-[11px] text-slate-400 xl:inline"
+                title={`Category ${e.category}, type ${e.event_type}`}
               >
-                {formatStamp(e.timestamp)}
-              </td>
-              <td className="px-3">
-                <span
-                  className={cn(
-                    'flex items-center gap-1.5 text-xs font-medium uppercase',
-                    SEVERITY_TONE[e.severity],
-                  )}
-                >
-                  <span
-                    className={cn('h-1.5 w-1.5 rounded-full', SEVERITY_DOT[e.severity])}
-                    aria-hidden
-                  />
-                  {e.severity}
+                {e.category}
+              </span>
+              <span className="min-w-0 flex-1 truncate" title={e.message ?? e.title}>
+                <span className="text-slate-100">{e.title}</span>
+                {e.message !== null && e.message !== '' && (
+                  <span className="text-slate-500"> · {e.message}</span>
+                )}
+              </span>
+              {e.old_state !== null && e.new_state !== null && e.old_state !== e.new_state && (
+                <span className="hidden shrink-0 items-center gap-1 text-xs text-slate-400 xl:inline-flex">
+                  {e.old_state}
+                  <ArrowRight className="h-3 w-3" aria-label="to" />
+                  {e.new_state}
                 </span>
-              </td>
-              <td className="px-3">
-                <div className="flex min-w-0 items-center gap-3">
-                  <span
-                    className="hidden w-20 shrink-0 rounded bg-slate-800 px-1.5 py-0.5 text-center text-[11px] text-slate-400 xl:inline"
-                    title={`Category ${e.category}, type ${e.event_type}`}
-                  >
-                    {e.category}
-                  </span>
-                  <span className="min-w-0 flex-1 truncate" title={e.message ?? e.title}>
-                    <span className="text-slate-100">{e.title}</span>
-                    {e.message !== null && e.message !== '' && (
-                      <span className="text-slate-500"> · {e.message}</span>
-                    )}
-                  </span>
-                  {e.old_state !== null && e.new_state !== null && e.old_state !== e.new_state && (
-                    <span className="hidden shrink-0 items-center gap-1 text-xs text-slate-400 xl:inline-flex">
-                      {e.old_state}
-                      <ArrowRight className="h-3 w-3" aria-label="to" />
-                      {e.new_state}
-                    </span>
-                  )}
-                  <span className="flex min-w-0 shrink-0 items-center justify-end gap-3">
-                    <Targets event={e} links={links} />
-                  </span>
-                </div>
-              </td>
-            </tr>
-          ))}
-          {events.length === 0 && (
-            <tr>
-              <td colSpan={3} className="px-4 py-12 text-center text-sm text-slate-400">
-                {empty}
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+              )}
+              <span className="flex min-w-0 shrink-0 items-center justify-end gap-3">
+                <Targets event={e} links={links} />
+              </span>
+            </div>
+          </td>
+        </tr>
+      ))}
+      {events.length === 0 && (
+        <tr>
+          <td colSpan={3} className="px-4 py-12 text-center text-sm text-slate-400">
+            {empty}
+          </td>
+        </tr>
+      )}
+    </LogTable>
   );
 }
 
