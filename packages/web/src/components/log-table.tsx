@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/cn';
+import { formatStamp } from '@/lib/format';
 
 export interface LogColumn {
   label: string;
@@ -45,5 +46,41 @@ export function LogTable({
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** One 35 px line of a log; a click opens it where the log allows that. */
+export function LogRow({
+  testId,
+  onOpen,
+  children,
+}: {
+  testId?: string;
+  onOpen?: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <tr
+      data-testid={testId}
+      onClick={onOpen}
+      className={cn(
+        'h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40',
+        onOpen !== undefined && 'cursor-pointer',
+      )}
+    >
+      {children}
+    </tr>
+  );
+}
+
+/** A log line's time: short in the cell, the full local time on hover. */
+export function LogTimeCell({ iso, children }: { iso: string; children?: ReactNode }) {
+  return (
+    <td
+      className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
+      title={new Date(iso).toLocaleString()}
+    >
+      {children ?? formatStamp(iso)}
+    </td>
   );
 }

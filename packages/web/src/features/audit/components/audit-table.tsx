@@ -1,7 +1,6 @@
 import type { AuditEntry } from '@berth/contracts';
 import { cn } from '@/lib/cn';
-import { formatStamp } from '@/lib/format';
-import { LogTable, type LogColumn } from '@/components/log-table';
+import { LogRow, LogTable, LogTimeCell, type LogColumn } from '@/components/log-table';
 
 const SOURCE_LABEL: Record<AuditEntry['source'], string | null> = {
   api: null,
@@ -44,17 +43,8 @@ export function AuditTable({
         const via = SOURCE_LABEL[e.source];
         const target = targetText(e);
         return (
-          <tr
-            key={e.id}
-            data-testid="audit-row"
-            className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
-          >
-            <td
-              className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
-              title={new Date(e.timestamp).toLocaleString()}
-            >
-              {formatStamp(e.timestamp)}
-            </td>
+          <LogRow key={e.id} testId="audit-row">
+            <LogTimeCell iso={e.timestamp} />
             <td className="truncate px-3" title={e.user_agent ?? undefined}>
               <span className="text-slate-100">{e.actor ?? '—'}</span>
               {e.api_key !== null && (
@@ -79,7 +69,7 @@ export function AuditTable({
               {e.status !== null && <span className="text-slate-500"> {e.status}</span>}
               {e.error !== null && <span className="text-slate-400"> · {e.error}</span>}
             </td>
-          </tr>
+          </LogRow>
         );
       })}
       {entries.length === 0 && (

@@ -7,7 +7,7 @@ import { errorText } from '@/lib/api-client';
 import { formatStamp } from '@/lib/format';
 import { execRecordingQueryOptions, execRecordingsQueryOptions } from '../api/recordings-api';
 import { readableInput } from '../lib/recording-text';
-import { LogTable, type LogColumn } from '@/components/log-table';
+import { LogRow, LogTable, LogTimeCell, type LogColumn } from '@/components/log-table';
 
 const PAGE_SIZE = 50;
 
@@ -41,23 +41,20 @@ export function ShellRecordings() {
     <>
       <LogTable columns={RECORDING_COLUMNS} testId="shell-recordings" fixed={false}>
         {rows.map((r) => (
-          <tr
-            key={r.id}
-            className="h-[35px] cursor-pointer border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
-            onClick={() => setOpen(r)}
-          >
-            <td className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums">
+          <LogRow key={r.id} onOpen={() => setOpen(r)}>
+            <LogTimeCell iso={r.started_at}>
+              {/* The row opens on a click; the time is its keyboard's way in. */}
               <button type="button" className="hover:text-white" onClick={() => setOpen(r)}>
                 {formatStamp(r.started_at)}
               </button>
-            </td>
+            </LogTimeCell>
             <td className="px-3 text-slate-100">{r.actor}</td>
             <td className="px-3 text-xs text-slate-300">{where(r)}</td>
             <td className="px-3 font-mono text-xs text-slate-200">{r.command}</td>
             <td className="px-3 text-xs text-slate-400 tabular-nums">
               {r.length} characters{r.truncated ? ' (cut short)' : ''}
             </td>
-          </tr>
+          </LogRow>
         ))}
         {rows.length === 0 && (
           <tr>

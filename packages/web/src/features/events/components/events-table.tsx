@@ -3,7 +3,7 @@ import { ArrowRight, Box, Server } from 'lucide-react';
 import { SEVERITY_TONE } from '@/components/event-list';
 import { cn } from '@/lib/cn';
 import { formatStamp } from '@/lib/format';
-import { LogTable, type LogColumn } from '@/components/log-table';
+import { LogRow, LogTable, LogTimeCell, type LogColumn } from '@/components/log-table';
 
 const SEVERITY_DOT: Record<string, string> = {
   critical: 'bg-red-500',
@@ -95,17 +95,8 @@ export function EventsTable({
   return (
     <LogTable columns={EVENT_COLUMNS} testId="event-log">
       {events.map((e) => (
-        <tr
-          key={e.id}
-          data-testid="event-row"
-          className="h-[35px] border-b border-slate-800/70 last:border-b-0 hover:bg-slate-800/40"
-        >
-          <td
-            className="px-4 text-xs whitespace-nowrap text-slate-400 tabular-nums"
-            title={new Date(e.timestamp).toLocaleString()}
-          >
-            {formatStamp(e.timestamp)}
-          </td>
+        <LogRow key={e.id} testId="event-row">
+          <LogTimeCell iso={e.timestamp} />
           <td className="px-3">
             <span
               className={cn(
@@ -146,7 +137,7 @@ export function EventsTable({
               </span>
             </div>
           </td>
-        </tr>
+        </LogRow>
       ))}
       {events.length === 0 && (
         <tr>
