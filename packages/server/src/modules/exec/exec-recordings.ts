@@ -4,16 +4,7 @@ import type {
   ExecRecordingsQuery,
   ExecRecordingSummary,
 } from '@berth/contracts';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  execRecordingListSchema,
-  execRecordingParamsSchema,
-  execRecordingSchema,
-  execRecordingsQuerySchema,
-} from '@berth/contracts';
 import type { AuditRecord } from '../audit/index.js';
-import { sessionOf } from '../auth/index.js';
 import type { Fleet } from '../monitor/index.js';
 import { notFound } from '../../platform/http-errors.js';
 import type { ExecStore } from './exec.store.js';
@@ -78,27 +69,4 @@ export class ExecRecordings {
       truncated: r.truncated === 1,
     };
   }
-}
-
-/** Admins only (the route table says so): a recording may hold whatever was typed. */
-export function execRecordingsRoutes(
-  app: FastifyInstance,
-  opts: { execRecordings: ExecRecordings },
-): void {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get(
-    '/exec/recordings',
-    {
-      schema: {
-        querystring: execRecordingsQuerySchema,
-        response: { 200: execRecordingListSchema },
-      },
-    },
-    (request) => opts.execRecordings.list(request.query),
-  );
-  api.get(
-    '/exec/recordings/:id',
-    { schema: { params: execRecordingParamsSchema, response: { 200: execRecordingSchema } } },
-    (request) => opts.execRecordings.get(request.params.id, sessionOf(request).user.username),
-  );
 }

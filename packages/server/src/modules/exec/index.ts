@@ -3,4 +3,5 @@ export { ExecService, type ExecCaller, type ExecServiceDeps } from './exec.servi
 export { ExecSession, OUTPUT_HIGH_WATER, SESSION_MARK } from './exec-session.js';
 export { createExecStore, type ExecStore } from './exec.store.js';
 export { runningExecs } from './exec-count.js';
-export { ExecRecordings, execRecordingsRoutes } from './exec-recordings.js';
+export { ExecRecordings } from './exec-recordings.js';
+export { execRecordingsRoutes } from './exec-recordings.routes.js';
